@@ -1,0 +1,182 @@
+// The hipdnn backend C API: handles, descriptors, plugin loading, logging.
+//
+// Conventions: every function returns a hipdnnStatus_t (except the string getters); a failing
+// call leaves a message naming the problem in the calling thread's last-error buffer
+// (hipdnnGetLastErrorString). Output parameters are untouched on failure. Counts are int64_t
+// for descriptor attributes and size_t for byte sizes.
+#ifndef HIPDNN_BACKEND_H
+#define HIPDNN_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <hipdnn_data_sdk/DeviceTypes.h>
+#include <hipdnn_data_sdk/logging/CallbackTypes.h>
+
+#include "HipdnnBackendAttributeName.h"
+#include "HipdnnBackendAttributeType.h"
+#include "HipdnnBackendDescriptorType.h"
+#include "HipdnnStatus.h"
+
+#if defined(_WIN32)
+#define HIPDNN_BACKEND_EXPORT __declspec(dllexport)
+#else
+#define HIPDNN_BACKEND_EXPORT __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hipdnnHandle* hipdnnHandle_t;
+typedef struct hipdnnBackendDescriptor* hipdnnBackendDescriptor_t;
+/// Opaque stream: a cudaStream_t on GPU handles (null = legacy default stream); unused on CPU.
+typedef void* hipdnnStream_t;
+
+#define HIPDNN_ERROR_STRING_MAX_LENGTH 2048
+
+/* ---- Handles and devices ---- */
+
+/// Binds the new handle to GPU 0 when a CUDA device is usable, else to the CPU.
+/// HIPDNN_DEVICE (cpu, gpu, gpu:N) overrides. Loads the engine plugins for the device.
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnCreate(hipdnnHandle_t* handle);
+/// Binds the new handle to one device explicitly (ordinal is ignored for the CPU).
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnCreateForDevice_ext(hipdnnHandle_t* handle,
+                                                               hipdnnDeviceType_ext_t device_type,
+                                                               int ordinal);
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnGetDevice_ext(hipdnnHandle_t handle,
+                                                         hipdnnDeviceType_ext_t* device_type,
+                                                         int* ordinal);
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnDestroy(hipdnnHandle_t handle);
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetStream(hipdnnHandle_t handle, hipdnnStream_t stream);
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnGetStream(hipdnnHandle_t handle, hipdnnStream_t* stream);
+
+/* ---- Descriptors ---- */
+
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendCreateDescriptor(
+    hipdnnBackendDescriptorType_t descriptor_type, hipdnnBackendDescriptor_t* descriptor);
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendDestroyDescriptor(hipdnnBackendDescriptor_t descriptor);
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendSetAttribute(hipdnnBackendDescriptor_t descriptor,
+                                                               hipdnnBackendAttributeName_t attribute_name,
+                                                               hipdnnBackendAttributeType_t attribute_type,
+                                                               int64_t element_count,
+                                                               const void* array_of_elements);
+/// With requested_element_count == 0 only *element_count is written (two-call pattern).
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendGetAttribute(hipdnnBackendDescriptor_t descriptor,
+                                                               hipdnnBackendAttributeName_t attribute_name,
+                                                               hipdnnBackendAttributeType_t attribute_type,
+                                                               int64_t requested_element_count,
+                                                               int64_t* element_count,
+                                                               void* array_of_elements);
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendFinalize(hipdnnBackendDescriptor_t descriptor);
+/// Runs a finalized execution plan on a finalized variant pack; asynchronous on the handle's
+/// stream for GPU engines, synchronous for CPU engines.
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendExecute(hipdnnHandle_t handle,
+                                                          hipdnnBackendDescriptor_t execution_plan,
+                                                          hipdnnBackendDescriptor_t variant_pack);
+
+/* ---- Graph and plan serialization (extensions) ---- */
+
+/// Creates an OPERATIONGRAPH descriptor (not finalized) from a serialized Graph FlatBuffer.
+/// The buffer is verified and the graph contract checked; the bytes are copied.
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendCreateAndDeserializeGraph_ext(
+    hipdnnBackendDescriptor_t* descriptor, const uint8_t* serialized_graph, size_t graph_byte_size);
+/// Same from the JSON form of the graph.
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendCreateAndDeserializeJsonGraph_ext(
+    hipdnnBackendDescriptor_t* descriptor, const char* json_graph, size_t json_byte_size);
+/// Two-call: a null buffer or too small a requested size writes only *byte_size.
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendGetSerializedBinaryGraph_ext(
+    hipdnnBackendDescriptor_t descriptor, size_t requested_byte_size, size_t* byte_size, uint8_t* buffer);
+/// Two-call; the size includes the terminating NUL.
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendGetSerializedJsonGraph_ext(
+    hipdnnBackendDescriptor_t descriptor, size_t requested_byte_size, size_t* byte_size, char* buffer);
+/// Two-call. NOT_SUPPORTED when the plan's plugin cannot serialize its execution contexts.
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendGetSerializedExecutionPlan_ext(
+    hipdnnBackendDescriptor_t execution_plan, size_t requested_byte_size, size_t* byte_size,
+    uint8_t* buffer);
+/// Creates a finalized EXECUTION_PLAN descriptor on `handle` from serialized bytes.
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendCreateAndDeserializeExecutionPlan_ext(
+    hipdnnHandle_t handle, hipdnnBackendDescriptor_t* execution_plan, const uint8_t* serialized_plan,
+    size_t plan_byte_size);
+
+/* ---- Errors and version ---- */
+
+HIPDNN_BACKEND_EXPORT const char* hipdnnGetErrorString(hipdnnStatus_t status);
+/// Copies the calling thread's last error message (truncated to max_size - 1) and clears it.
+HIPDNN_BACKEND_EXPORT void hipdnnGetLastErrorString(char* message, size_t max_size);
+/// Copies the calling thread's last error message without clearing it.
+HIPDNN_BACKEND_EXPORT void hipdnnPeekLastErrorString_ext(char* message, size_t max_size);
+/// "MAJOR.MINOR.PATCH.TWEAK".
+HIPDNN_BACKEND_EXPORT const char* hipdnnVersionString_ext(void);
+HIPDNN_BACKEND_EXPORT size_t hipdnnGetVersion(void);
+
+/* ---- Plugins ---- */
+
+typedef enum {
+    HIPDNN_PLUGIN_LOADING_ADDITIVE = 0,
+    HIPDNN_PLUGIN_LOADING_ABSOLUTE = 1,
+} hipdnnPluginLoadingMode_ext_t;
+
+typedef enum {
+    HIPDNN_PLUGIN_UNLOAD_LAZY = 0,
+    HIPDNN_PLUGIN_UNLOAD_EAGER = 1,
+} hipdnnPluginUnloadingMode_ext_t;
+
+/// Sets the custom engine plugin paths (directories or .so files; relative entries resolve
+/// against the directory of the backend library). Takes effect at the next handle creation;
+/// live handles keep the plugins they were created with.
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetEnginePluginPaths_ext(size_t num_paths,
+                                                                    const char* const* plugin_paths,
+                                                                    hipdnnPluginLoadingMode_ext_t loading_mode);
+/// LAZY (default): a plugin set no handle uses stays loaded until exit or a path change.
+/// EAGER: it is unloaded when its last handle is destroyed.
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetPluginUnloadMode_ext(hipdnnPluginUnloadingMode_ext_t mode);
+/// Two-call: with plugin_paths == NULL writes the count and the longest path length
+/// (terminator included); then fills caller buffers of *max_string_len bytes.
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnGetLoadedEnginePluginPaths_ext(hipdnnHandle_t handle,
+                                                                          size_t* num_plugin_paths,
+                                                                          char** plugin_paths,
+                                                                          size_t* max_string_len);
+
+/* ---- Engine listing (extensions) ---- */
+
+/// Engines of the plugins serving the handle's device, sorted by name, then id.
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnGetEngineCount_ext(hipdnnHandle_t handle, size_t* count);
+/// String outputs use the two-call pattern per string: a null buffer writes only its length
+/// (terminator included).
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnGetEngineInfo_ext(hipdnnHandle_t handle, size_t index,
+                                                             int64_t* engine_id, char* engine_name,
+                                                             size_t* engine_name_len, char* plugin_name,
+                                                             size_t* plugin_name_len, char* plugin_path,
+                                                             size_t* plugin_path_len);
+/// NOT_SUPPORTED when no loaded engine has that name.
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnGetEngineIdByName_ext(hipdnnHandle_t handle, const char* name,
+                                                                 int64_t* engine_id);
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnGetEngineNameById_ext(hipdnnHandle_t handle, int64_t engine_id,
+                                                                 char* name, size_t* name_len);
+
+/* ---- Logging (extensions) ---- */
+
+typedef enum {
+    HIPDNN_LOG_CALLBACK_SYNC = 0,
+    HIPDNN_LOG_CALLBACK_ASYNC = 1,
+} hipdnnLogCallbackMode_t;
+
+typedef void (*hipdnnUserLogCallback_t)(void* user_handle, hipdnnSeverity_t severity, const char* message);
+
+/// Adds, updates (same callback and user_handle) or removes (min_level == HIPDNN_SEV_OFF) a
+/// user log callback. Messages still pass the global level first.
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetUserLogCallback_ext(hipdnnUserLogCallback_t callback,
+                                                                  hipdnnSeverity_t min_level,
+                                                                  hipdnnLogCallbackMode_t mode,
+                                                                  void* user_handle);
+/// The sink plugins and the frontend log through ("[component] message").
+HIPDNN_BACKEND_EXPORT void hipdnnLoggingCallback_ext(hipdnnSeverity_t severity, const char* message);
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendSetGlobalLogLevel_ext(hipdnnSeverity_t level);
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendGetGlobalLogLevel_ext(hipdnnSeverity_t* level);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,26 @@
+// Logging types shared by the backend, the frontend and plugins. Plain C so that the plugin ABI
+// can carry them.
+#ifndef HIPDNN_DATA_SDK_LOGGING_CALLBACK_TYPES_H
+#define HIPDNN_DATA_SDK_LOGGING_CALLBACK_TYPES_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Message severities. A message is emitted when the level is not OFF and severity >= level.
+typedef enum {
+    HIPDNN_SEV_INFO = 0,
+    HIPDNN_SEV_WARN = 1,
+    HIPDNN_SEV_ERROR = 2,
+    HIPDNN_SEV_FATAL = 3,
+    HIPDNN_SEV_OFF = 4,
+} hipdnnSeverity_t;
+
+/// Callback through which plugins and SDK code hand log lines to the backend's logger.
+typedef void (*hipdnnCallback_t)(hipdnnSeverity_t severity, const char* message);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,254 @@
+// Shapes, strides and layouts of dense tensors. Dims are positive, strides non-negative, both in
+// elements; a stride order gives, per dim, its rank from fastest (0) to slowest (rank - 1).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace hipdnn_data_sdk::utilities {
+
+/// A named memory layout: the stride order of each logical dim (0 = fastest varying).
+struct TensorLayout {
+    std::string_view name;
+    std::vector<int64_t> strideOrder;
+
+    static const TensorLayout NCL;
+    static const TensorLayout NLC;
+    static const TensorLayout NCHW;
+    static const TensorLayout NHWC;
+    static const TensorLayout NCDHW;
+    static const TensorLayout NDHWC;
+};
+
+inline const TensorLayout TensorLayout::NCL{"NCL", {2, 1, 0}};
+inline const TensorLayout TensorLayout::NLC{"NLC", {2, 0, 1}};
+inline const TensorLayout TensorLayout::NCHW{"NCHW", {3, 2, 1, 0}};
+inline const TensorLayout TensorLayout::NHWC{"NHWC", {3, 0, 2, 1}};
+inline const TensorLayout TensorLayout::NCDHW{"NCDHW", {4, 3, 2, 1, 0}};
+inline const TensorLayout TensorLayout::NDHWC{"NDHWC", {4, 0, 3, 2, 1}};
+
+/// "[a, b, c]", for messages.
+inline std::string formatDims(const std::vector<int64_t>& values) {
+    std::string text = "[";
+    for (size_t i = 0; i < values.size(); ++i) {
+        if (i != 0) {
+            text += ", ";
+        }
+        text += std::to_string(values[i]);
+    }
+    return text + "]";
+}
+
+namespace detail {
+
+inline void requirePositiveDims(std::string_view function, const std::vector<int64_t>& dims) {
+    if (std::any_of(dims.begin(), dims.end(), [](int64_t dim) { return dim <= 0; })) {
+        throw std::invalid_argument(std::string(function) + ": dims " + formatDims(dims) +
+                                    " must all be positive");
+    }
+}
+
+inline void requireValidStrides(std::string_view function, const std::vector<int64_t>& dims,
+                                const std::vector<int64_t>& strides) {
+    if (dims.size() != strides.size()) {
+        throw std::invalid_argument(std::string(function) + ": dims " + formatDims(dims) + " and strides " +
+                                    formatDims(strides) + " differ in rank (" + std::to_string(dims.size()) +
+                                    " vs " + std::to_string(strides.size()) + ")");
+    }
+    if (std::any_of(strides.begin(), strides.end(), [](int64_t stride) { return stride < 0; })) {
+        throw std::invalid_argument(std::string(function) + ": strides " + formatDims(strides) +
+                                    " must not be negative");
+    }
+}
+
+/// a * b for non-negative operands, or nullopt when the product exceeds int64_t.
+inline std::optional<int64_t> checkedMultiply(int64_t a, int64_t b) {
+    if (a != 0 && b > std::numeric_limits<int64_t>::max() / a) {
+        return std::nullopt;
+    }
+    return a * b;
+}
+
+/// a + b for non-negative operands, or nullopt when the sum exceeds int64_t.
+inline std::optional<int64_t> checkedAdd(int64_t a, int64_t b) {
+    if (b > std::numeric_limits<int64_t>::max() - a) {
+        return std::nullopt;
+    }
+    return a + b;
+}
+
+/// Odometer over the index space of `dims`; `order` lists dims from slowest to fastest.
+template <class Function>
+void walkIndexSpace(const std::vector<int64_t>& dims, const std::vector<size_t>& order, Function&& function) {
+    std::vector<int64_t> index(dims.size(), 0);
+    while (true) {
+        function(static_cast<const std::vector<int64_t>&>(index));
+        size_t position = order.size();
+        while (position > 0) {
+            const size_t dim = order[position - 1];
+            if (++index[dim] < dims[dim]) {
+                break;
+            }
+            index[dim] = 0;
+            --position;
+        }
+        if (position == 0) {
+            return;
+        }
+    }
+}
+
+}  // namespace detail
+
+/// Number of logical elements; 1 for rank 0. Throws std::invalid_argument for non-positive
+/// dims and std::overflow_error when the count exceeds int64_t.
+inline int64_t elementCount(const std::vector<int64_t>& dims) {
+    detail::requirePositiveDims("elementCount", dims);
+    int64_t count = 1;
+    for (const int64_t dim : dims) {
+        const auto product = detail::checkedMultiply(count, dim);
+        if (!product) {
+            throw std::overflow_error("elementCount: element count of dims " + formatDims(dims) +
+                                      " overflows int64_t");
+        }
+        count = *product;
+    }
+    return count;
+}
+
+/// Packed strides for `dims` laid out in `strideOrder` (a permutation of 0..rank-1, 0 fastest).
+inline std::vector<int64_t> generatePackedStrides(const std::vector<int64_t>& dims,
+                                                  const std::vector<int64_t>& strideOrder) {
+    detail::requirePositiveDims("generatePackedStrides", dims);
+    const auto rank = static_cast<int64_t>(dims.size());
+    std::vector<int64_t> dimOfOrder(dims.size(), -1);
+    bool isPermutation = strideOrder.size() == dims.size();
+    for (size_t dim = 0; isPermutation && dim < dims.size(); ++dim) {
+        const int64_t order = strideOrder[dim];
+        isPermutation = order >= 0 && order < rank && dimOfOrder[static_cast<size_t>(order)] == -1;
+        if (isPermutation) {
+            dimOfOrder[static_cast<size_t>(order)] = static_cast<int64_t>(dim);
+        }
+    }
+    if (!isPermutation) {
+        throw std::invalid_argument("generatePackedStrides: stride order " + formatDims(strideOrder) +
+                                    " is not a permutation of 0.." + std::to_string(rank - 1) + " for dims " +
+                                    formatDims(dims));
+    }
+    std::vector<int64_t> strides(dims.size(), 0);
+    int64_t stride = 1;
+    for (const int64_t dim : dimOfOrder) {
+        strides[static_cast<size_t>(dim)] = stride;
+        const auto next = detail::checkedMultiply(stride, dims[static_cast<size_t>(dim)]);
+        if (!next) {
+            throw std::overflow_error("generatePackedStrides: element count of dims " + formatDims(dims) +
+                                      " overflow int64_t");
+        }
+        stride = *next;
+    }
+    return strides;
+}
+
+/// Packed row-major strides (last dim fastest).
+inline std::vector<int64_t> packedStrides(const std::vector<int64_t>& dims) {
+    std::vector<int64_t> rowMajor(dims.size());
+    std::iota(rowMajor.rbegin(), rowMajor.rend(), int64_t{0});
+    return generatePackedStrides(dims, rowMajor);
+}
+
+/// The stride order of `strides` (0 = smallest stride). Equal strides rank the later dim as
+/// faster, as in row-major order.
+inline std::vector<int64_t> extractStrideOrder(const std::vector<int64_t>& strides) {
+    std::vector<size_t> dimsFastestFirst(strides.size());
+    std::iota(dimsFastestFirst.begin(), dimsFastestFirst.end(), size_t{0});
+    std::sort(dimsFastestFirst.begin(), dimsFastestFirst.end(), [&strides](size_t a, size_t b) {
+        return strides[a] != strides[b] ? strides[a] < strides[b] : a > b;
+    });
+    std::vector<int64_t> order(strides.size());
+    for (size_t rank = 0; rank < dimsFastestFirst.size(); ++rank) {
+        order[dimsFastestFirst[rank]] = static_cast<int64_t>(rank);
+    }
+    return order;
+}
+
+/// The name of the TensorLayout constant whose packed strides equal `strides` for `dims`, or
+/// nullopt. Where several match (dims of size 1), the channels-first layout wins.
+inline std::optional<std::string_view> layoutFromStrides(const std::vector<int64_t>& dims,
+                                                         const std::vector<int64_t>& strides) {
+    detail::requireValidStrides("layoutFromStrides", dims, strides);
+    for (const TensorLayout* layout : {&TensorLayout::NCL, &TensorLayout::NLC, &TensorLayout::NCHW,
+                                       &TensorLayout::NHWC, &TensorLayout::NCDHW, &TensorLayout::NDHWC}) {
+        if (layout->strideOrder.size() == dims.size() &&
+            generatePackedStrides(dims, layout->strideOrder) == strides) {
+            return layout->name;
+        }
+    }
+    return std::nullopt;
+}
+
+/// Elements a buffer must hold for `dims` and `strides`: the largest offset plus one. Throws
+/// std::invalid_argument for inconsistent input and std::overflow_error when the count exceeds
+/// int64_t.
+inline int64_t storageElementCount(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides) {
+    detail::requirePositiveDims("storageElementCount", dims);
+    detail::requireValidStrides("storageElementCount", dims, strides);
+    int64_t count = 1;
+    for (size_t i = 0; i < dims.size(); ++i) {
+        const auto extent = detail::checkedMultiply(dims[i] - 1, strides[i]);
+        const auto sum = extent ? detail::checkedAdd(count, *extent) : std::nullopt;
+        if (!sum) {
+            throw std::overflow_error("storageElementCount: storage for dims " + formatDims(dims) +
+                                      " with strides " + formatDims(strides) + " overflows int64_t");
+        }
+        count = *sum;
+    }
+    return count;
+}
+
+/// Offset in elements of `index` under `strides`.
+inline int64_t offsetOf(const std::vector<int64_t>& index, const std::vector<int64_t>& strides) {
+    if (index.size() != strides.size()) {
+        throw std::invalid_argument("offsetOf: index " + formatDims(index) + " and strides " +
+                                    formatDims(strides) + " differ in rank");
+    }
+    int64_t offset = 0;
+    for (size_t i = 0; i < index.size(); ++i) {
+        offset += index[i] * strides[i];
+    }
+    return offset;
+}
+
+/// Calls `function(const std::vector<int64_t>& index)` for every index of `dims` in row-major
+/// order (last dim fastest). Rank 0 visits the single empty index.
+template <class Function>
+void forEachIndex(const std::vector<int64_t>& dims, Function&& function) {
+    detail::requirePositiveDims("forEachIndex", dims);
+    std::vector<size_t> slowestFirst(dims.size());
+    std::iota(slowestFirst.begin(), slowestFirst.end(), size_t{0});
+    detail::walkIndexSpace(dims, slowestFirst, std::forward<Function>(function));
+}
+
+/// Like forEachIndex, but in memory order: the dim with the smallest stride varies fastest, so
+/// a packed tensor is visited at increasing offsets.
+template <class Function>
+void forEachIndexInStrideOrder(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides,
+                               Function&& function) {
+    detail::requirePositiveDims("forEachIndexInStrideOrder", dims);
+    detail::requireValidStrides("forEachIndexInStrideOrder", dims, strides);
+    const std::vector<int64_t> order = extractStrideOrder(strides);
+    std::vector<size_t> slowestFirst(dims.size());
+    for (size_t dim = 0; dim < dims.size(); ++dim) {
+        slowestFirst[dims.size() - 1 - static_cast<size_t>(order[dim])] = dim;
+    }
+    detail::walkIndexSpace(dims, slowestFirst, std::forward<Function>(function));
+}
+
+}  // namespace hipdnn_data_sdk::utilities

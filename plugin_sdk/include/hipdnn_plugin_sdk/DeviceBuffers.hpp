@@ -27,9 +27,9 @@ public:
         for (std::size_t i = 0; i < _buffers.size(); ++i) {
             for (std::size_t j = 0; j < i; ++j) {
                 if (_buffers[j].uid == _buffers[i].uid) {
-                    throw PluginError(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
-                                      "device buffer for tensor uid " + std::to_string(_buffers[i].uid) +
-                                          " is given twice");
+                    throw PluginError(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "device buffer for tensor uid " +
+                                                                          std::to_string(_buffers[i].uid) +
+                                                                          " is given twice");
                 }
             }
         }

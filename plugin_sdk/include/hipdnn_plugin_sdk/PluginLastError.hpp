@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <initializer_list>
 #include <string_view>
 
 namespace hipdnn_plugin_sdk {
@@ -14,16 +15,17 @@ namespace hipdnn_plugin_sdk {
 /// Longer messages are truncated (never in the middle of a UTF-8 sequence).
 class PluginLastError {
 public:
-    static void set(std::string_view message) noexcept { set(std::string_view{}, message); }
-
-    /// Stores `prefix` followed by `message`.
-    static void set(std::string_view prefix, std::string_view message) noexcept {
+    /// Stores the concatenation of `parts`, truncated to capacity().
+    static void set(std::initializer_list<std::string_view> parts) noexcept {
         char* buffer = threadBuffer();
         std::size_t length = 0;
-        length = appendTruncated(buffer, length, prefix);
-        length = appendTruncated(buffer, length, message);
+        for (std::string_view part : parts) {
+            length = appendTruncated(buffer, length, part);
+        }
         buffer[length] = '\0';
     }
+
+    static void set(std::string_view message) noexcept { set({message}); }
 
     static void clear() noexcept { threadBuffer()[0] = '\0'; }
 

@@ -1,0 +1,15 @@
+# hipdnn_plugin_sdk_configure_plugin(<target>)
+# Makes a plugin's shared library export exactly the plugin API: hidden visibility for the
+# plugin's own code, and a linker version script so that libstdc++ template instantiations
+# (which -fvisibility=hidden alone leaves exported as weak symbols) stay local too.
+set(HIPDNN_PLUGIN_EXPORTS_MAP ${CMAKE_CURRENT_LIST_DIR}/hipdnn_plugin_exports.map)
+
+function(hipdnn_plugin_sdk_configure_plugin target)
+    set_target_properties(${target} PROPERTIES
+        CXX_VISIBILITY_PRESET hidden
+        C_VISIBILITY_PRESET hidden
+        VISIBILITY_INLINES_HIDDEN ON
+        POSITION_INDEPENDENT_CODE ON)
+    target_link_options(${target} PRIVATE "LINKER:--version-script=${HIPDNN_PLUGIN_EXPORTS_MAP}")
+    set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${HIPDNN_PLUGIN_EXPORTS_MAP})
+endfunction()

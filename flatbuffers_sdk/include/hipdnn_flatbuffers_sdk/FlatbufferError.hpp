@@ -45,6 +45,16 @@ constexpr bool isKnownEnumValue(Enum v) {
            static_cast<Underlying>(v) <= static_cast<Underlying>(Enum::MAX);
 }
 
+// The verifier aligns a vector's length prefix to 4 bytes but not its elements; a corrupted
+// buffer can hold a vector of 8-byte values at an address that is not a multiple of 8, and
+// reading it would be undefined behaviour. Readers check before reading. Null and empty
+// vectors are fine (builders do not align an empty vector's missing elements).
+template <class T>
+bool hasAlignedElements(const flatbuffers::Vector<T>* vector) {
+    return vector == nullptr || vector->size() == 0 ||
+           reinterpret_cast<std::uintptr_t>(vector->data()) % alignof(T) == 0;
+}
+
 namespace detail {
 
 // Copies a buffer and checks it with the FlatBuffers verifier as a `Root` table. The copy is

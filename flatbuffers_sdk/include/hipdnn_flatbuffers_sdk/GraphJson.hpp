@@ -1,0 +1,214 @@
+#pragma once
+
+#include "hipdnn_flatbuffers_sdk/FlatbufferError.hpp"
+#include "hipdnn_flatbuffers_sdk/GraphWrapper.hpp"
+#include "hipdnn_flatbuffers_sdk/data_objects/EmbeddedSchemas.hpp"
+#include "hipdnn_flatbuffers_sdk/data_objects/engine_config_generated.h"
+#include "hipdnn_flatbuffers_sdk/data_objects/engine_details_generated.h"
+#include "hipdnn_flatbuffers_sdk/data_objects/execution_plan_generated.h"
+#include "hipdnn_flatbuffers_sdk/data_objects/graph_generated.h"
+#include "hipdnn_flatbuffers_sdk/data_objects/knobs_generated.h"
+
+#include <flatbuffers/idl.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// JSON, the human form of the SDK's tables, through the FlatBuffers parser and the schemas
+// embedded at build time (no schema file is read at run time).
+namespace hipdnn_flatbuffers_sdk {
+
+namespace detail {
+
+// All schemas as one text, in dependency order, without include and root_type lines: the
+// parser then never looks for include files on disk (where a stray file of the same name
+// could shadow ours), and the root type is chosen per call.
+inline const std::string& combinedSchemaText() {
+    static const std::string combined = [] {
+        std::string text;
+        for (const auto& schema : data_objects::kEmbeddedSchemas) {
+            std::string_view rest = schema.text;
+            while (!rest.empty()) {
+                const size_t end = rest.find('\n');
+                const std::string_view line = rest.substr(0, end);
+                rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+                if (!line.starts_with("include ") && !line.starts_with("root_type ")) {
+                    text.append(line).push_back('\n');
+                }
+            }
+        }
+        return text;
+    }();
+    return combined;
+}
+
+// FlatBuffers' JSON printer asserts (aborts) on a union value whose type field is absent or
+// NONE, which the verifier lets through; such buffers are refused before printing.
+inline bool unionsHaveTypes(const data_objects::TensorAttributes& tensor) {
+    return tensor.value() == nullptr || tensor.value_type() != data_objects::TensorValue::NONE;
+}
+inline bool unionsHaveTypes(const data_objects::Node& node) {
+    return node.attributes() == nullptr || node.attributes_type() != data_objects::NodeAttributes::NONE;
+}
+inline bool unionsHaveTypes(const data_objects::KnobSetting& setting) {
+    return setting.value() == nullptr || setting.value_type() != data_objects::KnobValue::NONE;
+}
+inline bool unionsHaveTypes(const data_objects::Knob& knob) {
+    return (knob.default_value() == nullptr || knob.default_value_type() != data_objects::KnobValue::NONE) &&
+           (knob.constraint() == nullptr || knob.constraint_type() != data_objects::KnobConstraint::NONE);
+}
+template <class Table>
+bool unionsHaveTypes(const flatbuffers::Vector<flatbuffers::Offset<Table>>* tables) {
+    if (tables == nullptr) {
+        return true;
+    }
+    for (const Table* table : *tables) {
+        if (!unionsHaveTypes(*table)) {
+            return false;
+        }
+    }
+    return true;
+}
+inline bool unionsHaveTypes(const data_objects::Graph& graph) {
+    return unionsHaveTypes(graph.tensors()) && unionsHaveTypes(graph.nodes());
+}
+inline bool unionsHaveTypes(const data_objects::EngineConfig& config) {
+    return unionsHaveTypes(config.knobs());
+}
+inline bool unionsHaveTypes(const data_objects::EngineDetails& details) {
+    return unionsHaveTypes(details.knobs());
+}
+inline bool unionsHaveTypes(const data_objects::SerializedExecutionPlan&) {
+    return true;
+}
+
+// A verified copy of a buffer whose root is Table, safe to print.
+template <class Table>
+std::vector<uint8_t> printableCopy(const void* data, size_t size, std::string_view what) {
+    auto copy = copyAndVerify<Table, FlatbufferError>(data, size, what);
+    if (!unionsHaveTypes(*flatbuffers::GetRoot<Table>(copy.data()))) {
+        throw FlatbufferError(std::string(what) + " buffer has a union value without a type (corrupted)");
+    }
+    return copy;
+}
+
+struct JsonRootType {
+    std::string_view name;
+    std::vector<uint8_t> (*printableCopy)(const void*, size_t, std::string_view);
+};
+
+// Tables that may be the root of a JSON document.
+inline constexpr std::array kJsonRootTypes{
+    JsonRootType{"Graph", &printableCopy<data_objects::Graph>},
+    JsonRootType{"Node", &printableCopy<data_objects::Node>},
+    JsonRootType{"TensorAttributes", &printableCopy<data_objects::TensorAttributes>},
+    JsonRootType{"EngineConfig", &printableCopy<data_objects::EngineConfig>},
+    JsonRootType{"EngineDetails", &printableCopy<data_objects::EngineDetails>},
+    JsonRootType{"Knob", &printableCopy<data_objects::Knob>},
+    JsonRootType{"KnobSetting", &printableCopy<data_objects::KnobSetting>},
+    JsonRootType{"SerializedExecutionPlan", &printableCopy<data_objects::SerializedExecutionPlan>},
+};
+
+inline const JsonRootType& jsonRootType(std::string_view name) {
+    for (const auto& rootType : kJsonRootTypes) {
+        if (rootType.name == name) {
+            return rootType;
+        }
+    }
+    std::string known;
+    for (const auto& rootType : kJsonRootTypes) {
+        known += (known.empty() ? "" : ", ") + std::string(rootType.name);
+    }
+    throw FlatbufferError("unknown JSON root type '" + std::string(name) + "' (known: " + known + ")");
+}
+
+inline std::string qualifiedTypeName(std::string_view rootTypeName) {
+    return "hipdnn_flatbuffers_sdk.data_objects." + std::string(rootTypeName);
+}
+
+// A parser holding every schema, rooted at rootTypeName. Parsing JSON takes a fresh one per
+// call, because a parser keeps state from a failed parse.
+inline std::unique_ptr<flatbuffers::Parser> makeParser(std::string_view rootTypeName) {
+    flatbuffers::IDLOptions options;
+    options.strict_json = true;
+    options.output_default_scalars_in_json = true;
+    options.indent_step = 2;
+    auto parser = std::make_unique<flatbuffers::Parser>(options);
+    if (!parser->Parse(combinedSchemaText().c_str(), nullptr, "hipdnn_flatbuffers_sdk.fbs")) {
+        throw FlatbufferError("embedded schemas failed to parse: " + parser->error_);
+    }
+    const std::string qualified = qualifiedTypeName(rootTypeName);
+    if (!parser->SetRootType(qualified.c_str())) {
+        throw FlatbufferError("embedded schemas have no table " + qualified);
+    }
+    return parser;
+}
+
+// Printing only reads the parser's schema, so each thread keeps one (building it costs
+// milliseconds, too much for every log line).
+inline const flatbuffers::Parser& printingParser() {
+    thread_local const std::unique_ptr<flatbuffers::Parser> parser = makeParser("Graph");
+    return *parser;
+}
+
+}  // namespace detail
+
+// Prints a buffer whose root is the named table (see detail::kJsonRootTypes) as strict JSON.
+// The buffer is checked with the FlatBuffers verifier first; throws FlatbufferError. An
+// unknown union type or a string that is not UTF-8 cannot be printed and throws too.
+inline std::string tableToJson(const void* data, size_t size, std::string_view rootTypeName) {
+    const auto& rootType = detail::jsonRootType(rootTypeName);
+    const std::string what(rootTypeName);
+    const auto copy = rootType.printableCopy(data, size, what);
+    std::string json;
+    if (!flatbuffers::GenerateTextFromTable(detail::printingParser(),
+                                            flatbuffers::GetRoot<flatbuffers::Table>(copy.data()),
+                                            detail::qualifiedTypeName(rootTypeName), &json)) {
+        throw FlatbufferError(
+            what + " buffer cannot be printed as JSON (unknown union type or a string that is not UTF-8)");
+    }
+    return json;
+}
+
+// Parses JSON whose root is the named table into a FlatBuffer; throws FlatbufferError with
+// the parser's message (line and column) on malformed input.
+inline std::vector<uint8_t> tableFromJson(std::string_view json, std::string_view rootTypeName) {
+    detail::jsonRootType(rootTypeName);
+    const auto parser = detail::makeParser(rootTypeName);
+    const std::string text(json);  // the parser needs a terminated string
+    if (!parser->ParseJson(text.c_str())) {
+        throw FlatbufferError("invalid " + std::string(rootTypeName) + " JSON: " + parser->error_);
+    }
+    const uint8_t* begin = parser->builder_.GetBufferPointer();
+    return {begin, begin + parser->builder_.GetSize()};
+}
+
+// A graph buffer as strict JSON. Only the FlatBuffers verifier runs (not the graph contract),
+// so a graph that GraphWrapper rejects can still be printed for a log. Throws GraphError.
+inline std::string graphToJson(const void* data, size_t size) {
+    try {
+        return tableToJson(data, size, "Graph");
+    } catch (const FlatbufferError& e) {
+        throw GraphError(e.what());
+    }
+}
+
+// A graph buffer from JSON. The result has passed GraphWrapper's checks; throws GraphError
+// with the parser's or the contract's message.
+inline std::vector<uint8_t> graphFromJson(std::string_view json) {
+    std::vector<uint8_t> buffer;
+    try {
+        buffer = tableFromJson(json, "Graph");
+    } catch (const FlatbufferError& e) {
+        throw GraphError(e.what());
+    }
+    const GraphWrapper verified(buffer.data(), buffer.size());  // throws when the contract fails
+    return buffer;
+}
+
+}  // namespace hipdnn_flatbuffers_sdk

@@ -1,0 +1,510 @@
+#pragma once
+
+#include "hipdnn_flatbuffers_sdk/FlatbufferError.hpp"
+#include "hipdnn_flatbuffers_sdk/NodeWrapper.hpp"
+#include "hipdnn_flatbuffers_sdk/data_objects/graph_generated.h"
+
+#include <flatbuffers/util.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+namespace hipdnn_flatbuffers_sdk {
+
+// A verified, read-only graph. Construction copies the buffer, runs the FlatBuffers verifier
+// and checks the graph contract; any failure throws GraphError naming the problem and the
+// offending value. Once constructed, every accessor can trust the buffer.
+class GraphWrapper {
+public:
+    GraphWrapper(const void* data, size_t size)
+        : _buffer(detail::copyAndVerify<data_objects::Graph, GraphError>(data, size, "graph")),
+          _graph(data_objects::GetGraph(_buffer.data())) {
+        indexTensors();
+        validateTensors();
+        validateNodes();
+    }
+
+    GraphWrapper(const GraphWrapper& other)
+        : _buffer(other._buffer),
+          _graph(data_objects::GetGraph(_buffer.data())),
+          _inputUids(other._inputUids),
+          _outputUids(other._outputUids) {
+        indexTensors();
+    }
+
+    GraphWrapper& operator=(const GraphWrapper& other) {
+        if (this != &other) {
+            *this = GraphWrapper(other);
+        }
+        return *this;
+    }
+
+    // Moving a std::vector keeps its storage, so the cached pointers stay valid.
+    GraphWrapper(GraphWrapper&&) noexcept = default;
+    GraphWrapper& operator=(GraphWrapper&&) noexcept = default;
+    ~GraphWrapper() = default;
+
+    // Like the constructor, but reports a GraphError through `error` instead of throwing.
+    static std::optional<GraphWrapper> tryCreate(const void* data, size_t size, std::string& error) {
+        try {
+            return GraphWrapper(data, size);
+        } catch (const GraphError& e) {
+            error = e.what();
+            return std::nullopt;
+        }
+    }
+
+    const data_objects::Graph& graph() const { return *_graph; }
+    const uint8_t* data() const { return _buffer.data(); }
+    size_t size() const { return _buffer.size(); }
+
+    bool hasTensor(int64_t uid) const { return _tensorsByUid.contains(uid); }
+
+    const data_objects::TensorAttributes& tensor(int64_t uid) const {
+        auto it = _tensorsByUid.find(uid);
+        if (it == _tensorsByUid.end()) {
+            throw GraphError("tensor uid " + std::to_string(uid) + " is not in the graph");
+        }
+        return *it->second;
+    }
+
+    size_t tensorCount() const { return _tensorsByUid.size(); }
+    size_t nodeCount() const { return _graph->nodes() != nullptr ? _graph->nodes()->size() : 0; }
+
+    NodeWrapper node(size_t index) const {
+        if (index >= nodeCount()) {
+            throw GraphError("node index " + std::to_string(index) + " is out of range (graph has " +
+                             std::to_string(nodeCount()) + " nodes)");
+        }
+        return NodeWrapper(*_graph->nodes()->Get(static_cast<flatbuffers::uoffset_t>(index)), index);
+    }
+
+    // Non-virtual tensors that some node reads and no node writes (pass-by-value scalars
+    // included), in tensor-table order: the buffers the caller provides.
+    const std::vector<int64_t>& inputUids() const { return _inputUids; }
+
+    // Non-virtual tensors written by a node, in tensor-table order.
+    const std::vector<int64_t>& outputUids() const { return _outputUids; }
+
+private:
+    using Tensor = data_objects::TensorAttributes;
+
+    struct Writer {
+        size_t nodeIndex;
+        std::string port;
+    };
+
+    const flatbuffers::Vector<flatbuffers::Offset<Tensor>>* tensors() const { return _graph->tensors(); }
+
+    static std::string label(const Tensor& tensor) {
+        return "tensor uid " + std::to_string(tensor.uid()) + " '" +
+               (tensor.name() != nullptr ? tensor.name()->str() : std::string()) + "'";
+    }
+
+    static std::string portLabel(const NodeWrapper& node, const NodePort& port) {
+        return node.describe() + " port " + port.name;
+    }
+
+    static size_t rankOf(const Tensor& tensor) { return tensor.dims()->size(); }
+
+    // Names must be valid UTF-8 so that every accepted graph can be printed as JSON.
+    static bool isValidUtf8(const flatbuffers::String* text) {
+        if (text == nullptr) {
+            return true;
+        }
+        // The verifier guarantees the terminating NUL, which stops a truncated sequence.
+        const char* cursor = text->c_str();
+        const char* end = cursor + text->size();
+        while (cursor < end) {
+            if (flatbuffers::FromUTF8(&cursor) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void indexTensors() {
+        _tensorsByUid.clear();
+        if (tensors() == nullptr) {
+            return;
+        }
+        _tensorsByUid.reserve(tensors()->size());
+        for (const Tensor* tensor : *tensors()) {
+            auto [it, inserted] = _tensorsByUid.emplace(tensor->uid(), tensor);
+            if (!inserted) {
+                throw GraphError("duplicate tensor uid " + std::to_string(tensor->uid()) + " ('" +
+                                 (it->second->name() != nullptr ? it->second->name()->str() : "") +
+                                 "' and '" + (tensor->name() != nullptr ? tensor->name()->str() : "") + "')");
+            }
+        }
+    }
+
+    void validateTensors() const {
+        if (!isValidUtf8(_graph->name())) {
+            throw GraphError("graph name is not valid UTF-8");
+        }
+        if (tensors() == nullptr) {
+            return;
+        }
+        for (const Tensor* tensor : *tensors()) {
+            validateTensor(*tensor);
+        }
+    }
+
+    static void validateTensor(const Tensor& tensor) {
+        if (!isValidUtf8(tensor.name())) {
+            throw GraphError("tensor uid " + std::to_string(tensor.uid()) +
+                             " has a name that is not valid UTF-8");
+        }
+        if (!isKnownEnumValue(tensor.data_type())) {
+            throw GraphError(label(tensor) + " has unknown data type " +
+                             std::to_string(static_cast<int>(tensor.data_type())));
+        }
+        const auto* dims = tensor.dims();
+        if (dims == nullptr || dims->size() == 0) {
+            throw GraphError(label(tensor) + " has no dims");
+        }
+        const auto* strides = tensor.strides();
+        if (!hasAlignedElements(dims) || !hasAlignedElements(strides)) {
+            throw GraphError(label(tensor) + " has misaligned dims or strides (corrupted buffer)");
+        }
+        const size_t strideCount = strides != nullptr ? strides->size() : 0;
+        if (strideCount != dims->size()) {
+            throw GraphError(label(tensor) + " has " + std::to_string(strideCount) + " strides for " +
+                             std::to_string(dims->size()) + " dims");
+        }
+        // Every element must be addressable in bytes (8 bytes per element at most) in int64.
+        constexpr int64_t kMaxElements = std::numeric_limits<int64_t>::max() / 8;
+        int64_t elements = 1;
+        int64_t maxOffset = 0;
+        for (flatbuffers::uoffset_t d = 0; d < dims->size(); ++d) {
+            const int64_t dim = dims->Get(d);
+            const int64_t stride = strides->Get(d);
+            if (dim <= 0) {
+                throw GraphError(label(tensor) + " has dims[" + std::to_string(d) +
+                                 "] = " + std::to_string(dim) + "; dims must be > 0");
+            }
+            if (stride < 0) {
+                throw GraphError(label(tensor) + " has strides[" + std::to_string(d) +
+                                 "] = " + std::to_string(stride) + "; strides must be >= 0");
+            }
+            int64_t extent = 0;
+            if (__builtin_mul_overflow(elements, dim, &elements) ||
+                __builtin_mul_overflow(dim - 1, stride, &extent) ||
+                __builtin_add_overflow(maxOffset, extent, &maxOffset) || elements > kMaxElements ||
+                maxOffset >= kMaxElements) {
+                throw GraphError(label(tensor) + " is too large: its size in bytes overflows int64");
+            }
+        }
+        const auto valueType = tensor.value_type();
+        if (!isKnownEnumValue(valueType)) {
+            throw GraphError(label(tensor) + " has unknown value type " +
+                             std::to_string(static_cast<int>(valueType)));
+        }
+        if ((valueType == data_objects::TensorValue::NONE) != (tensor.value() == nullptr)) {
+            throw GraphError(label(tensor) + " has value type " +
+                             data_objects::EnumNameTensorValue(valueType) +
+                             (tensor.value() == nullptr ? " but no value" : " and a value"));
+        }
+        if (valueType != data_objects::TensorValue::NONE && tensor.virtual_()) {
+            throw GraphError(label(tensor) + " is a pass-by-value scalar and cannot be virtual");
+        }
+    }
+
+    void validateNodes() {
+        const size_t count = nodeCount();
+        std::vector<std::vector<NodePort>> portsPerNode;
+        portsPerNode.reserve(count);
+        for (size_t i = 0; i < count; ++i) {
+            const NodeWrapper current = node(i);
+            if (!isValidUtf8(current.node().name())) {
+                throw GraphError("node " + std::to_string(i) + " has a name that is not valid UTF-8");
+            }
+            if (!isKnownEnumValue(current.node().compute_data_type())) {
+                throw GraphError(current.describe() + " has unknown compute data type " +
+                                 std::to_string(static_cast<int>(current.node().compute_data_type())));
+            }
+            portsPerNode.push_back(current.ports());
+            for (const auto& port : portsPerNode.back()) {
+                if (!hasTensor(port.uid)) {
+                    throw GraphError(portLabel(current, port) + " names tensor uid " +
+                                     std::to_string(port.uid) + ", which is not in the graph");
+                }
+            }
+        }
+
+        std::unordered_map<int64_t, Writer> writers;
+        for (size_t i = 0; i < count; ++i) {
+            for (const auto& port : portsPerNode[i]) {
+                if (!port.isOutput) {
+                    continue;
+                }
+                const Tensor& written = tensor(port.uid);
+                if (written.value_type() != data_objects::TensorValue::NONE) {
+                    throw GraphError(portLabel(node(i), port) + " writes " + label(written) +
+                                     ", a pass-by-value scalar");
+                }
+                auto [it, inserted] = writers.emplace(port.uid, Writer{i, port.name});
+                if (!inserted) {
+                    throw GraphError(label(written) + " is written twice: by " +
+                                     node(it->second.nodeIndex).describe() + " port " + it->second.port +
+                                     " and by " + portLabel(node(i), port));
+                }
+            }
+        }
+
+        std::unordered_set<int64_t> readFromOutside;
+        for (size_t i = 0; i < count; ++i) {
+            const NodeWrapper current = node(i);
+            for (const auto& port : portsPerNode[i]) {
+                if (port.isOutput) {
+                    continue;
+                }
+                auto writer = writers.find(port.uid);
+                if (writer == writers.end()) {
+                    if (tensor(port.uid).virtual_()) {
+                        throw GraphError(portLabel(current, port) + " reads virtual " +
+                                         label(tensor(port.uid)) + ", which no node writes");
+                    }
+                    readFromOutside.insert(port.uid);
+                } else if (writer->second.nodeIndex >= i) {
+                    throw GraphError(portLabel(current, port) + " reads tensor uid " +
+                                     std::to_string(port.uid) + " written by " +
+                                     node(writer->second.nodeIndex).describe() + " port " +
+                                     writer->second.port + ": nodes are not in topological order or cyclic");
+                }
+            }
+            validateAttributes(current);
+        }
+
+        _inputUids.clear();
+        _outputUids.clear();
+        if (tensors() == nullptr) {
+            return;
+        }
+        for (const Tensor* t : *tensors()) {
+            const bool written = writers.contains(t->uid());
+            if (t->virtual_()) {
+                if (!written) {
+                    throw GraphError("virtual " + label(*t) + " is never written by any node");
+                }
+            } else if (written) {
+                _outputUids.push_back(t->uid());
+            } else if (readFromOutside.contains(t->uid())) {
+                _inputUids.push_back(t->uid());
+            }
+        }
+    }
+
+    // Per-operation fields the schema cannot make required.
+    void validateAttributes(const NodeWrapper& node) const {
+        namespace fb = data_objects;
+        switch (node.type()) {
+            case fb::NodeAttributes::ConvolutionFwdAttributes: {
+                const auto* a = node.attributesAs<fb::ConvolutionFwdAttributes>();
+                validateConvolution(
+                    node, {{"x", a->x_tensor_uid()}, {"w", a->w_tensor_uid()}, {"y", a->y_tensor_uid()}},
+                    a->pre_padding(), a->post_padding(), a->stride(), a->dilation(), a->conv_mode());
+                break;
+            }
+            case fb::NodeAttributes::ConvolutionBwdAttributes: {
+                const auto* a = node.attributesAs<fb::ConvolutionBwdAttributes>();
+                validateConvolution(
+                    node, {{"dx", a->dx_tensor_uid()}, {"w", a->w_tensor_uid()}, {"dy", a->dy_tensor_uid()}},
+                    a->pre_padding(), a->post_padding(), a->stride(), a->dilation(), a->conv_mode());
+                break;
+            }
+            case fb::NodeAttributes::ConvolutionWrwAttributes: {
+                const auto* a = node.attributesAs<fb::ConvolutionWrwAttributes>();
+                validateConvolution(
+                    node, {{"x", a->x_tensor_uid()}, {"dw", a->dw_tensor_uid()}, {"dy", a->dy_tensor_uid()}},
+                    a->pre_padding(), a->post_padding(), a->stride(), a->dilation(), a->conv_mode());
+                break;
+            }
+            case fb::NodeAttributes::ResampleFwdAttributes: {
+                const auto* a = node.attributesAs<fb::ResampleFwdAttributes>();
+                const size_t spatial =
+                    spatialRank(node, {{"x", a->x_tensor_uid()}, {"y", a->y_tensor_uid()}});
+                validateSpatialVector(node, "pre_padding", a->pre_padding(), spatial, 0);
+                validateSpatialVector(node, "post_padding", a->post_padding(), spatial, 0);
+                validateSpatialVector(node, "stride", a->stride(), spatial, 1);
+                validateSpatialVector(node, "window", a->window(), spatial, 1);
+                requireMode(node, "resample_mode", a->resample_mode(), fb::ResampleMode::NOT_SET,
+                            fb::EnumNameResampleMode(a->resample_mode()));
+                if (!isKnownEnumValue(a->padding_mode())) {
+                    throw GraphError(node.describe() + " has unknown padding_mode " +
+                                     std::to_string(static_cast<int>(a->padding_mode())));
+                }
+                if (a->generate_index() && !a->index_tensor_uid().has_value()) {
+                    throw GraphError(node.describe() + " sets generate_index but has no index tensor");
+                }
+                break;
+            }
+            case fb::NodeAttributes::PointwiseAttributes: {
+                const auto* a = node.attributesAs<fb::PointwiseAttributes>();
+                requireMode(node, "pointwise operation", a->operation(), fb::PointwiseMode::UNSET,
+                            fb::EnumNamePointwiseMode(a->operation()));
+                const int inputCount = pointwiseInputCount(a->operation());
+                const std::string mode = fb::EnumNamePointwiseMode(a->operation());
+                if (inputCount >= 2 && !a->in_1_tensor_uid().has_value()) {
+                    throw GraphError(node.describe() + ": pointwise mode " + mode + " needs in_1");
+                }
+                if (inputCount >= 3 && !a->in_2_tensor_uid().has_value()) {
+                    throw GraphError(node.describe() + ": pointwise mode " + mode + " needs in_2");
+                }
+                if (a->operation() == fb::PointwiseMode::GEN_INDEX && !a->axis().has_value()) {
+                    throw GraphError(node.describe() + ": pointwise mode GEN_INDEX needs axis");
+                }
+                break;
+            }
+            case fb::NodeAttributes::ReductionAttributes: {
+                const auto* a = node.attributesAs<fb::ReductionAttributes>();
+                requireMode(node, "reduction mode", a->mode(), fb::ReductionMode::NOT_SET,
+                            fb::EnumNameReductionMode(a->mode()));
+                break;
+            }
+            case fb::NodeAttributes::MatmulAttributes: {
+                const auto* a = node.attributesAs<fb::MatmulAttributes>();
+                for (const auto& [port, uid] :
+                     {std::pair{"a", a->a_tensor_uid()}, std::pair{"b", a->b_tensor_uid()},
+                      std::pair{"c", a->c_tensor_uid()}}) {
+                    if (rankOf(tensor(uid)) < 2) {
+                        throw GraphError(node.describe() + " port " + port +
+                                         ": matmul tensors need rank >= 2, " + label(tensor(uid)) +
+                                         " has rank " + std::to_string(rankOf(tensor(uid))));
+                    }
+                }
+                break;
+            }
+            case fb::NodeAttributes::LayernormAttributes: {
+                const auto* a = node.attributesAs<fb::LayernormAttributes>();
+                requireMode(node, "forward_phase", a->forward_phase(), fb::NormFwdPhase::NOT_SET,
+                            fb::EnumNameNormFwdPhase(a->forward_phase()));
+                if (a->forward_phase() == fb::NormFwdPhase::TRAINING &&
+                    (!a->mean_tensor_uid().has_value() || !a->inv_variance_tensor_uid().has_value())) {
+                    throw GraphError(node.describe() +
+                                     ": layernorm TRAINING needs mean and inv_variance outputs");
+                }
+                break;
+            }
+            case fb::NodeAttributes::RMSNormAttributes: {
+                const auto* a = node.attributesAs<fb::RMSNormAttributes>();
+                requireMode(node, "forward_phase", a->forward_phase(), fb::NormFwdPhase::NOT_SET,
+                            fb::EnumNameNormFwdPhase(a->forward_phase()));
+                if (a->forward_phase() == fb::NormFwdPhase::TRAINING &&
+                    !a->inv_rms_tensor_uid().has_value()) {
+                    throw GraphError(node.describe() + ": rmsnorm TRAINING needs an inv_rms output");
+                }
+                break;
+            }
+            case fb::NodeAttributes::BatchnormAttributes: {
+                const auto* a = node.attributesAs<fb::BatchnormAttributes>();
+                const int runningStatCount = a->prev_running_mean_tensor_uid().has_value() +
+                                             a->prev_running_variance_tensor_uid().has_value() +
+                                             a->momentum_tensor_uid().has_value() +
+                                             a->next_running_mean_tensor_uid().has_value() +
+                                             a->next_running_variance_tensor_uid().has_value();
+                if (runningStatCount != 0 && runningStatCount != 5) {
+                    throw GraphError(
+                        node.describe() +
+                        ": running statistics need all of prev_running_mean, prev_running_variance, "
+                        "momentum, next_running_mean and next_running_variance, or none");
+                }
+                break;
+            }
+            case fb::NodeAttributes::BatchnormBackwardAttributes: {
+                const auto* a = node.attributesAs<fb::BatchnormBackwardAttributes>();
+                const bool hasMean = a->mean_tensor_uid().has_value();
+                if (hasMean != a->inv_variance_tensor_uid().has_value()) {
+                    throw GraphError(node.describe() +
+                                     ": saved mean and inv_variance must be given together");
+                }
+                if (!hasMean && !a->epsilon_tensor_uid().has_value()) {
+                    throw GraphError(node.describe() +
+                                     ": without saved mean and inv_variance an epsilon tensor is needed");
+                }
+                break;
+            }
+            default:
+                break;
+        }
+    }
+
+    template <class Mode>
+    static void requireMode(const NodeWrapper& node, const char* field, Mode mode, Mode unset,
+                            const char* name) {
+        if (!isKnownEnumValue(mode) || mode == unset) {
+            throw GraphError(
+                node.describe() + " has " + field + " " +
+                (isKnownEnumValue(mode) ? std::string(name) : std::to_string(static_cast<int>(mode))) +
+                "; a valid value is required");
+        }
+    }
+
+    // The number of spatial dims of (N, C, spatial...) tensors that must all have one rank.
+    size_t spatialRank(const NodeWrapper& node,
+                       std::initializer_list<std::pair<const char*, int64_t>> ports) const {
+        const size_t rank = rankOf(tensor(ports.begin()->second));
+        for (const auto& [port, uid] : ports) {
+            if (rankOf(tensor(uid)) != rank || rank < 3) {
+                throw GraphError(node.describe() + " port " + port + ": " + label(tensor(uid)) +
+                                 " has rank " + std::to_string(rankOf(tensor(uid))) +
+                                 "; tensors need one rank >= 3 (" + std::to_string(rank) + " for port " +
+                                 ports.begin()->first + ")");
+            }
+        }
+        return rank - 2;
+    }
+
+    void validateConvolution(const NodeWrapper& node,
+                             std::initializer_list<std::pair<const char*, int64_t>> ports,
+                             const flatbuffers::Vector<int64_t>* prePadding,
+                             const flatbuffers::Vector<int64_t>* postPadding,
+                             const flatbuffers::Vector<int64_t>* stride,
+                             const flatbuffers::Vector<int64_t>* dilation,
+                             data_objects::ConvMode mode) const {
+        const size_t spatial = spatialRank(node, ports);
+        validateSpatialVector(node, "pre_padding", prePadding, spatial, 0);
+        validateSpatialVector(node, "post_padding", postPadding, spatial, 0);
+        validateSpatialVector(node, "stride", stride, spatial, 1);
+        validateSpatialVector(node, "dilation", dilation, spatial, 1);
+        requireMode(node, "conv_mode", mode, data_objects::ConvMode::UNSET,
+                    data_objects::EnumNameConvMode(mode));
+    }
+
+    static void validateSpatialVector(const NodeWrapper& node, const char* field,
+                                      const flatbuffers::Vector<int64_t>* values, size_t spatialDims,
+                                      int64_t minimum) {
+        if (!hasAlignedElements(values)) {
+            throw GraphError(node.describe() + " has a misaligned " + field + " vector (corrupted buffer)");
+        }
+        const size_t count = values != nullptr ? values->size() : 0;
+        if (count != spatialDims) {
+            throw GraphError(node.describe() + " has " + std::to_string(count) + " " + field +
+                             " values for " + std::to_string(spatialDims) + " spatial dims");
+        }
+        for (flatbuffers::uoffset_t i = 0; i < count; ++i) {
+            if (values->Get(i) < minimum) {
+                throw GraphError(node.describe() + " has " + field + "[" + std::to_string(i) +
+                                 "] = " + std::to_string(values->Get(i)) +
+                                 "; it must be >= " + std::to_string(minimum));
+            }
+        }
+    }
+
+    std::vector<uint8_t> _buffer;
+    const data_objects::Graph* _graph;
+    std::unordered_map<int64_t, const Tensor*> _tensorsByUid;
+    std::vector<int64_t> _inputUids;
+    std::vector<int64_t> _outputUids;
+};
+
+}  // namespace hipdnn_flatbuffers_sdk

@@ -1,0 +1,343 @@
+#include "TestGraphs.hpp"
+#include "hipdnn_flatbuffers_sdk/GraphWrapper.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace hipdnn_flatbuffers_sdk::test {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+// The GraphError message of constructing a wrapper over `bytes`; fails the test if none.
+std::string graphErrorOf(const std::vector<uint8_t>& bytes) {
+    try {
+        GraphWrapper graph(bytes.data(), bytes.size());
+    } catch (const GraphError& e) {
+        return e.what();
+    }
+    ADD_FAILURE() << "graph was accepted";
+    return {};
+}
+
+TEST(GraphWrapper, AcceptsConvAddReluGraph) {
+    const auto bytes = convAddReluGraph().build();
+    const GraphWrapper graph(bytes.data(), bytes.size());
+
+    EXPECT_EQ(graph.nodeCount(), 3u);
+    EXPECT_EQ(graph.tensorCount(), 6u);
+    EXPECT_THAT(graph.inputUids(), ElementsAre(1, 2, 4));
+    EXPECT_THAT(graph.outputUids(), ElementsAre(6));
+    EXPECT_TRUE(graph.hasTensor(3));
+    EXPECT_FALSE(graph.hasTensor(7));
+    EXPECT_TRUE(graph.tensor(3).virtual_());
+    EXPECT_EQ(graph.tensor(4).name()->str(), "bias");
+    EXPECT_EQ(graph.graph().name()->str(), "test_graph");
+    EXPECT_EQ(graph.size(), bytes.size());
+    EXPECT_EQ(std::vector<uint8_t>(graph.data(), graph.data() + graph.size()), bytes);
+}
+
+TEST(GraphWrapper, NodeWrapperReportsTypeNameAndPorts) {
+    const auto bytes = convAddReluGraph().build();
+    const GraphWrapper graph(bytes.data(), bytes.size());
+
+    const NodeWrapper conv = graph.node(0);
+    EXPECT_EQ(conv.type(), fb::NodeAttributes::ConvolutionFwdAttributes);
+    EXPECT_EQ(conv.typeName(), "ConvolutionFwdAttributes");
+    EXPECT_EQ(conv.name(), "conv");
+    EXPECT_EQ(conv.index(), 0u);
+    ASSERT_NE(conv.attributesAs<fb::ConvolutionFwdAttributes>(), nullptr);
+    EXPECT_EQ(conv.attributesAs<fb::PointwiseAttributes>(), nullptr);
+    EXPECT_THAT(conv.inputUids(), ElementsAre(1, 2));
+    EXPECT_THAT(conv.outputUids(), ElementsAre(3));
+
+    const NodeWrapper add = graph.node(1);
+    EXPECT_THAT(add.ports(), ElementsAre(NodePort{"in_0", 3, false}, NodePort{"in_1", 4, false},
+                                         NodePort{"out_0", 5, true}));
+
+    // Optional ports that are not set are not listed.
+    const NodeWrapper relu = graph.node(2);
+    EXPECT_THAT(relu.ports(), ElementsAre(NodePort{"in_0", 5, false}, NodePort{"out_0", 6, true}));
+    EXPECT_EQ(relu.describe(), "node 2 'relu' (PointwiseAttributes)");
+}
+
+TEST(GraphWrapper, UnknownTensorAndNodeIndexThrowNamingTheValue) {
+    const auto bytes = convAddReluGraph().build();
+    const GraphWrapper graph(bytes.data(), bytes.size());
+    EXPECT_THAT([&] { graph.tensor(77); },
+                ::testing::ThrowsMessage<GraphError>(HasSubstr("tensor uid 77 is not in the graph")));
+    EXPECT_THAT([&] { graph.node(3); }, ::testing::ThrowsMessage<GraphError>(HasSubstr("node index 3")));
+}
+
+TEST(GraphWrapper, CopiesAndMovesStayValidAfterTheSourceIsGone) {
+    const auto bytes = convAddReluGraph().build();
+    std::optional<GraphWrapper> original(GraphWrapper(bytes.data(), bytes.size()));
+    GraphWrapper copy(*original);
+    GraphWrapper assigned = copy;
+    assigned = *original;
+    original.reset();
+    EXPECT_EQ(copy.tensor(4).name()->str(), "bias");
+    EXPECT_EQ(assigned.tensor(6).name()->str(), "out");
+    GraphWrapper moved(std::move(copy));
+    EXPECT_EQ(moved.tensor(1).name()->str(), "x");
+    EXPECT_EQ(moved.node(2).name(), "relu");
+}
+
+TEST(GraphWrapper, TryCreateReportsTheErrorInsteadOfThrowing) {
+    std::string error;
+    const auto bytes = convAddReluGraph().build();
+    const auto graph = GraphWrapper::tryCreate(bytes.data(), bytes.size(), error);
+    ASSERT_TRUE(graph.has_value());
+    EXPECT_TRUE(error.empty());
+
+    const std::vector<uint8_t> garbage(40, 0xAB);
+    EXPECT_FALSE(GraphWrapper::tryCreate(garbage.data(), garbage.size(), error).has_value());
+    EXPECT_THAT(error, HasSubstr("failed FlatBuffers verification"));
+}
+
+TEST(GraphWrapper, RejectsNullAndEmptyBuffers) {
+    EXPECT_THAT([] { GraphWrapper(nullptr, 16); },
+                ::testing::ThrowsMessage<GraphError>(HasSubstr("null pointer (size 16)")));
+    const uint8_t byte = 0;
+    EXPECT_THAT([&] { GraphWrapper(&byte, 0); }, ::testing::ThrowsMessage<GraphError>(HasSubstr("empty")));
+}
+
+TEST(GraphWrapper, RejectsDuplicateUid) {
+    auto graph = convAddReluGraph();
+    graph.tensor(4, "bias_again", {1, 3, 1, 1});
+    EXPECT_THAT(graphErrorOf(graph.build()), HasSubstr("duplicate tensor uid 4 ('bias' and 'bias_again')"));
+}
+
+TEST(GraphWrapper, RejectsUnknownUidNamingNodePortAndUid) {
+    TestGraph graph;
+    graph.tensor(1, "x", {4}).tensor(2, "y", {4}).pointwise("add", fb::PointwiseMode::ADD, 1, 42, 2);
+    EXPECT_THAT(
+        graphErrorOf(graph.build()),
+        HasSubstr(
+            "node 0 'add' (PointwiseAttributes) port in_1 names tensor uid 42, which is not in the graph"));
+}
+
+TEST(GraphWrapper, RejectsNodesOutOfTopologicalOrder) {
+    TestGraph graph;
+    graph.tensor(1, "x", {4})
+        .tensor(2, "mid", {4}, true)
+        .tensor(3, "y", {4})
+        .pointwise("second", fb::PointwiseMode::EXP, 2, std::nullopt, 3)
+        .pointwise("first", fb::PointwiseMode::EXP, 1, std::nullopt, 2);
+    EXPECT_THAT(
+        graphErrorOf(graph.build()),
+        AllOf(HasSubstr("node 0 'second' (PointwiseAttributes) port in_0 reads tensor uid 2"),
+              HasSubstr("written by node 1 'first'"), HasSubstr("not in topological order or cyclic")));
+}
+
+TEST(GraphWrapper, RejectsNonVirtualTensorReadBeforeItIsWritten) {
+    TestGraph graph;
+    graph.tensor(1, "x", {4})
+        .tensor(2, "mid", {4})
+        .tensor(3, "y", {4})
+        .pointwise("second", fb::PointwiseMode::EXP, 2, std::nullopt, 3)
+        .pointwise("first", fb::PointwiseMode::EXP, 1, std::nullopt, 2);
+    EXPECT_THAT(graphErrorOf(graph.build()), HasSubstr("not in topological order or cyclic"));
+}
+
+TEST(GraphWrapper, RejectsNodeReadingItsOwnOutput) {
+    TestGraph graph;
+    graph.tensor(1, "x", {4}).tensor(2, "loop", {4}).pointwise("self", fb::PointwiseMode::ADD, 1, 2, 2);
+    EXPECT_THAT(graphErrorOf(graph.build()),
+                AllOf(HasSubstr("node 0 'self'"), HasSubstr("port in_1 reads tensor uid 2"),
+                      HasSubstr("not in topological order or cyclic")));
+}
+
+TEST(GraphWrapper, RejectsTensorWrittenTwice) {
+    auto graph = convAddReluGraph();
+    graph.pointwise("again", fb::PointwiseMode::EXP, 1, std::nullopt, 6);
+    EXPECT_THAT(graphErrorOf(graph.build()),
+                AllOf(HasSubstr("tensor uid 6 'out' is written twice"), HasSubstr("node 2 'relu'"),
+                      HasSubstr("node 3 'again' (PointwiseAttributes) port out_0")));
+}
+
+TEST(GraphWrapper, RejectsVirtualTensorThatNoNodeWrites) {
+    auto unused = convAddReluGraph();
+    unused.tensor(9, "dangling", {4}, true);
+    EXPECT_THAT(graphErrorOf(unused.build()), HasSubstr("virtual tensor uid 9 'dangling' is never written"));
+
+    TestGraph read;
+    read.tensor(1, "v", {4}, true)
+        .tensor(2, "y", {4})
+        .pointwise("neg", fb::PointwiseMode::NEG, 1, std::nullopt, 2);
+    EXPECT_THAT(graphErrorOf(read.build()), HasSubstr("node 0 'neg' (PointwiseAttributes) port in_0 reads "
+                                                      "virtual tensor uid 1 'v', which no node writes"));
+}
+
+TEST(GraphWrapper, RejectsBadDimsAndStrides) {
+    const auto withTensor = [](TensorSpec spec) {
+        TestGraph graph;
+        graph.tensor(1, "x", {4})
+            .tensor(std::move(spec))
+            .pointwise("neg", fb::PointwiseMode::NEG, 1, std::nullopt, 2);
+        return graph.build();
+    };
+    EXPECT_THAT(graphErrorOf(withTensor(stridedTensor(2, "y", {}, {}))),
+                HasSubstr("tensor uid 2 'y' has no dims"));
+    EXPECT_THAT(graphErrorOf(withTensor(stridedTensor(2, "y", {4, 0}, {1, 1}))),
+                HasSubstr("tensor uid 2 'y' has dims[1] = 0; dims must be > 0"));
+    EXPECT_THAT(graphErrorOf(withTensor(stridedTensor(2, "y", {4, -3}, {1, 1}))), HasSubstr("dims[1] = -3"));
+    EXPECT_THAT(graphErrorOf(withTensor(stridedTensor(2, "y", {4, 4}, {4}))),
+                HasSubstr("tensor uid 2 'y' has 1 strides for 2 dims"));
+    EXPECT_THAT(graphErrorOf(withTensor(stridedTensor(2, "y", {4, 4}, {4, -1}))),
+                HasSubstr("tensor uid 2 'y' has strides[1] = -1; strides must be >= 0"));
+    EXPECT_THAT(graphErrorOf(withTensor(stridedTensor(2, "y", {1LL << 40, 1LL << 40}, {1LL << 40, 1}))),
+                HasSubstr("tensor uid 2 'y' is too large"));
+    EXPECT_THAT(
+        graphErrorOf(withTensor({2, "y", {4}, {1}, false, static_cast<fb::DataType>(99), std::nullopt})),
+        HasSubstr("tensor uid 2 'y' has unknown data type 99"));
+}
+
+TEST(GraphWrapper, AcceptsBroadcastStridesOfZero) {
+    TestGraph graph;
+    graph.tensor(1, "x", {4, 4}).tensor(stridedTensor(2, "row", {4, 4}, {0, 1})).tensor(3, "y", {4, 4});
+    graph.pointwise("add", fb::PointwiseMode::ADD, 1, 2, 3);
+    const auto bytes = graph.build();
+    EXPECT_NO_THROW(GraphWrapper(bytes.data(), bytes.size()));
+}
+
+TEST(GraphWrapper, RejectsNodeWithoutAttributes) {
+    TestGraph graph;
+    graph.tensor(1, "x", {4}).node("empty", fb::NodeAttributes::NONE, nullptr);
+    EXPECT_THAT(graphErrorOf(graph.build()), HasSubstr("node 0 'empty'"));
+    EXPECT_THAT(graphErrorOf(graph.build()), HasSubstr("has no attributes (NONE)"));
+}
+
+TEST(GraphWrapper, RejectsUnknownAttributesType) {
+    // The FlatBuffers verifier accepts unknown union types; the wrapper must not.
+    TestGraph graph;
+    graph.tensor(1, "x", {4}).node("future", static_cast<fb::NodeAttributes>(99), [](Builder& b) {
+        return fb::CreateMatmulAttributes(b, 1, 1, 1).Union();
+    });
+    EXPECT_THAT(graphErrorOf(graph.build()),
+                HasSubstr("node 0 'future' (type 99) has an unknown attributes type 99"));
+}
+
+TEST(GraphWrapper, RejectsConvolutionVectorsThatDoNotMatchTheSpatialRank) {
+    const auto convGraph = [](std::vector<int64_t> padding, std::vector<int64_t> stride,
+                              std::vector<int64_t> dilation) {
+        TestGraph graph;
+        graph.tensor(1, "x", {1, 2, 5, 5}).tensor(2, "w", {3, 2, 3, 3}).tensor(3, "y", {1, 3, 5, 5});
+        graph.conv("conv", 1, 2, 3, std::move(padding), std::move(stride), std::move(dilation));
+        return graph.build();
+    };
+    EXPECT_THAT(
+        graphErrorOf(convGraph({1}, {1, 1}, {1, 1})),
+        HasSubstr("node 0 'conv' (ConvolutionFwdAttributes) has 1 pre_padding values for 2 spatial dims"));
+    EXPECT_THAT(graphErrorOf(convGraph({1, 1}, {1, 1}, {})),
+                HasSubstr("has 0 dilation values for 2 spatial dims"));
+    EXPECT_THAT(graphErrorOf(convGraph({1, 1}, {1, 0}, {1, 1})), HasSubstr("stride[1] = 0; it must be >= 1"));
+    EXPECT_THAT(graphErrorOf(convGraph({-1, 1}, {1, 1}, {1, 1})),
+                HasSubstr("pre_padding[0] = -1; it must be >= 0"));
+
+    TestGraph mixedRanks;
+    mixedRanks.tensor(1, "x", {1, 2, 5, 5}).tensor(2, "w", {3, 2, 3}).tensor(3, "y", {1, 3, 5, 5});
+    mixedRanks.conv("conv", 1, 2, 3);
+    EXPECT_THAT(graphErrorOf(mixedRanks.build()), HasSubstr("port w: tensor uid 2 'w' has rank 3"));
+}
+
+TEST(GraphWrapper, RejectsPointwiseWithoutItsInputsOrMode) {
+    TestGraph missingInput;
+    missingInput.tensor(1, "x", {4}).tensor(2, "y", {4});
+    missingInput.pointwise("add", fb::PointwiseMode::ADD, 1, std::nullopt, 2);
+    EXPECT_THAT(graphErrorOf(missingInput.build()),
+                HasSubstr("node 0 'add' (PointwiseAttributes): pointwise mode ADD needs in_1"));
+
+    TestGraph unset;
+    unset.tensor(1, "x", {4}).tensor(2, "y", {4});
+    unset.pointwise("nothing", fb::PointwiseMode::UNSET, 1, std::nullopt, 2);
+    EXPECT_THAT(graphErrorOf(unset.build()),
+                HasSubstr("has pointwise operation UNSET; a valid value is required"));
+
+    TestGraph unknown;
+    unknown.tensor(1, "x", {4}).tensor(2, "y", {4});
+    unknown.pointwise("future", static_cast<fb::PointwiseMode>(1000), 1, std::nullopt, 2);
+    EXPECT_THAT(graphErrorOf(unknown.build()), HasSubstr("has pointwise operation 1000"));
+}
+
+TEST(GraphWrapper, BatchnormPortsIncludePeerStatsAndOptionalOutputs) {
+    TestGraph graph;
+    graph.tensor(1, "x", {2, 3, 4, 4})
+        .tensor(2, "scale", {1, 3, 1, 1})
+        .tensor(3, "bias", {1, 3, 1, 1})
+        .tensor(scalarTensor(4, "epsilon", 1e-5f))
+        .tensor(5, "peer0", {1, 3, 1, 1})
+        .tensor(6, "peer1", {1, 3, 1, 1})
+        .tensor(7, "y", {2, 3, 4, 4})
+        .tensor(8, "mean", {1, 3, 1, 1});
+    graph.node("bn", fb::NodeAttributes::BatchnormAttributes, [](Builder& b) {
+        const std::vector<int64_t> peers{5, 6};
+        const auto peerVector = b.CreateVector(peers);
+        fb::BatchnormAttributesBuilder attributes(b);
+        attributes.add_x_tensor_uid(1);
+        attributes.add_scale_tensor_uid(2);
+        attributes.add_bias_tensor_uid(3);
+        attributes.add_epsilon_tensor_uid(4);
+        attributes.add_peer_stats_tensor_uid(peerVector);
+        attributes.add_y_tensor_uid(7);
+        attributes.add_mean_tensor_uid(8);
+        return attributes.Finish().Union();
+    });
+    const auto bytes = graph.build();
+    const GraphWrapper wrapper(bytes.data(), bytes.size());
+    EXPECT_THAT(
+        wrapper.node(0).ports(),
+        ElementsAre(NodePort{"x", 1, false}, NodePort{"scale", 2, false}, NodePort{"bias", 3, false},
+                    NodePort{"epsilon", 4, false}, NodePort{"peer_stats[0]", 5, false},
+                    NodePort{"peer_stats[1]", 6, false}, NodePort{"y", 7, true}, NodePort{"mean", 8, true}));
+    // The pass-by-value epsilon is a graph input too.
+    EXPECT_THAT(wrapper.inputUids(), ElementsAre(1, 2, 3, 4, 5, 6));
+    EXPECT_THAT(wrapper.outputUids(), ElementsAre(7, 8));
+}
+
+TEST(GraphWrapper, RejectsBatchnormBackwardWithoutStatisticsOrEpsilon) {
+    TestGraph graph;
+    graph.tensor(1, "dy", {2, 3, 4, 4})
+        .tensor(2, "x", {2, 3, 4, 4})
+        .tensor(3, "scale", {1, 3, 1, 1})
+        .tensor(4, "dx", {2, 3, 4, 4})
+        .tensor(5, "dscale", {1, 3, 1, 1})
+        .tensor(6, "dbias", {1, 3, 1, 1});
+    graph.node("bn_bwd", fb::NodeAttributes::BatchnormBackwardAttributes, [](Builder& b) {
+        fb::BatchnormBackwardAttributesBuilder attributes(b);
+        attributes.add_dy_tensor_uid(1);
+        attributes.add_x_tensor_uid(2);
+        attributes.add_scale_tensor_uid(3);
+        attributes.add_dx_tensor_uid(4);
+        attributes.add_dscale_tensor_uid(5);
+        attributes.add_dbias_tensor_uid(6);
+        return attributes.Finish().Union();
+    });
+    EXPECT_THAT(
+        graphErrorOf(graph.build()),
+        HasSubstr("node 0 'bn_bwd' (BatchnormBackwardAttributes): without saved mean and inv_variance"));
+}
+
+TEST(GraphWrapper, RejectsNodeWritingPassByValueTensor) {
+    TestGraph graph;
+    graph.tensor(1, "x", {1}).tensor(scalarTensor(2, "alpha", 2.0f));
+    graph.pointwise("neg", fb::PointwiseMode::NEG, 1, std::nullopt, 2);
+    EXPECT_THAT(graphErrorOf(graph.build()), HasSubstr("node 0 'neg' (PointwiseAttributes) port out_0 writes "
+                                                       "tensor uid 2 'alpha', a pass-by-value scalar"));
+}
+
+TEST(GraphWrapper, RejectsNamesThatAreNotUtf8) {
+    // Accepted graphs must always print as JSON.
+    TestGraph graph;
+    graph.tensor(1, "x", {4}).tensor(2, "bad\xff", {4});
+    graph.pointwise("neg", fb::PointwiseMode::NEG, 1, std::nullopt, 2);
+    EXPECT_THAT(graphErrorOf(graph.build()), HasSubstr("tensor uid 2 has a name that is not valid UTF-8"));
+}
+
+}  // namespace
+}  // namespace hipdnn_flatbuffers_sdk::test

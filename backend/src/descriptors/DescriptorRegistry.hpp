@@ -1,0 +1,35 @@
+// Every descriptor handed out through the C API. Lookups turn a destroyed or garbage pointer into
+// BAD_PARAM instead of a crash; the registry owns user-created descriptors (shared_ptr), and
+// descriptors that reference one another hold shared_ptrs too, so destroying one that is still
+// referenced is safe.
+#pragma once
+
+#include <memory>
+
+#include "descriptors/Descriptor.hpp"
+
+namespace hipdnn_backend::descriptors {
+
+hipdnnBackendDescriptor_t registerDescriptor(std::shared_ptr<Descriptor> descriptor);
+// BAD_PARAM when `handle` is not a live descriptor.
+std::shared_ptr<Descriptor> lookupDescriptor(hipdnnBackendDescriptor_t handle);
+// BAD_PARAM when `handle` is not a live descriptor.
+void unregisterDescriptor(hipdnnBackendDescriptor_t handle);
+
+// Casts after checking the type; BAD_PARAM naming both types otherwise.
+template <class T>
+std::shared_ptr<T> lookupDescriptorAs(hipdnnBackendDescriptor_t handle,
+                                      hipdnnBackendDescriptorType_t expected, const char* role);
+
+void requireDescriptorType(const Descriptor& descriptor, hipdnnBackendDescriptorType_t expected,
+                           const char* role);
+
+template <class T>
+std::shared_ptr<T> lookupDescriptorAs(hipdnnBackendDescriptor_t handle,
+                                      hipdnnBackendDescriptorType_t expected, const char* role) {
+    std::shared_ptr<Descriptor> descriptor = lookupDescriptor(handle);
+    requireDescriptorType(*descriptor, expected, role);
+    return std::static_pointer_cast<T>(descriptor);
+}
+
+}  // namespace hipdnn_backend::descriptors

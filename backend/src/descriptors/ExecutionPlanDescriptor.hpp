@@ -1,0 +1,47 @@
+// EXECUTION_PLAN: a plugin execution context built from a finalized ENGINECFG. Set
+// ENGINE_CONFIG (and optionally HANDLE, accepted and unused: the graph's handle is used).
+// Finalize creates the context and reads its workspace size (authoritative).
+// Gets: WORKSPACE_SIZE (INT64), TENSOR_UIDS_EXT (INT64 n: the non-virtual tensors a variant pack
+// must provide, sorted).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "descriptors/Descriptor.hpp"
+#include "descriptors/EngineConfigDescriptor.hpp"
+#include "descriptors/FinalizedGraph.hpp"
+#include "descriptors/VariantPackDescriptor.hpp"
+
+namespace hipdnn_backend::descriptors {
+
+class ExecutionPlanDescriptor final : public Descriptor {
+public:
+    ExecutionPlanDescriptor() : Descriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR) {}
+    ~ExecutionPlanDescriptor() override;
+
+    // A finalized plan rebuilt from hipdnnBackendGetSerializedExecutionPlan_ext bytes.
+    static std::shared_ptr<ExecutionPlanDescriptor> deserialize(std::shared_ptr<plugin::HandleState> handle,
+                                                                const uint8_t* data, size_t size);
+    // NOT_SUPPORTED when the plugin does not export the plan-serialization functions.
+    std::vector<uint8_t> serialize() const;
+    // Checks the variant pack against the graph and runs the plan on `handle`.
+    void execute(const plugin::HandleState& handle, const VariantPackDescriptor& variantPack) const;
+
+private:
+    void set(const AttributeInput& input) override;
+    void get(AttributeOutput& output) const override;
+    void finalizeDescriptor() override;
+    void setWorkspaceSize(size_t bytes);
+    [[noreturn]] void throwVariantPackMismatch(const VariantPackDescriptor& variantPack) const;
+
+    std::shared_ptr<EngineConfigDescriptor> _config;
+    std::shared_ptr<const FinalizedGraph> _graph;
+    const plugin::PluginInstance* _instance = nullptr;  // owned by _graph->handle
+    int64_t _engineId = 0;
+    std::vector<uint8_t> _serializedConfig;
+    hipdnnEnginePluginExecutionContext_t _context = nullptr;
+    int64_t _workspaceSize = 0;
+};
+
+}  // namespace hipdnn_backend::descriptors

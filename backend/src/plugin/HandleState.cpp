@@ -1,0 +1,96 @@
+#include "plugin/HandleState.hpp"
+
+#include <algorithm>
+
+#include "core/StatusNames.hpp"
+#include "logging/Logger.hpp"
+#include "plugin/PluginManager.hpp"
+
+namespace hipdnn_backend::plugin {
+
+namespace {
+
+// Calls the plugin's create. Returns null after logging when the plugin fails or throws.
+hipdnnEnginePluginHandle_t createPluginHandle(const EnginePlugin& plugin, bool& succeeded) {
+    succeeded = false;
+    hipdnnEnginePluginHandle_t handle = nullptr;
+    try {
+        const hipdnnPluginStatus_t status = plugin.api().create(&handle);
+        if (status != HIPDNN_PLUGIN_STATUS_SUCCESS) {
+            HIPDNN_LOG_ERROR("Failed to create handle for plugin '{}'. Status: {}({}), Error: {}",
+                             plugin.name(), pluginStatusName(status), static_cast<int>(status),
+                             plugin.lastError());
+            return nullptr;
+        }
+    } catch (const std::exception& error) {
+        HIPDNN_LOG_ERROR("Failed to create handle for plugin '{}'. Exception: {}", plugin.name(),
+                         error.what());
+        return nullptr;
+    } catch (...) {
+        HIPDNN_LOG_ERROR("Failed to create handle for plugin '{}'. Unknown exception", plugin.name());
+        return nullptr;
+    }
+    succeeded = true;
+    return handle;
+}
+
+}  // namespace
+
+HandleState::HandleState(hipdnnDeviceType_ext_t device, int ordinal)
+    : _device(device), _ordinal(ordinal), _pluginSet(PluginManager::instance().acquirePluginSet()) {
+    createPluginHandles();
+}
+
+void HandleState::createPluginHandles() {
+    for (const auto& plugin : _pluginSet->plugins()) {
+        if (plugin->deviceType() != _device) {
+            continue;
+        }
+        bool succeeded = false;
+        hipdnnEnginePluginHandle_t handle = createPluginHandle(*plugin, succeeded);
+        if (!succeeded) {
+            continue;
+        }
+        if (handle == nullptr) {
+            HIPDNN_LOG_ERROR("Plugin '{}' returned null handle", plugin->name());
+            continue;
+        }
+        const bool collides =
+            std::any_of(_instances.begin(), _instances.end(),
+                        [handle](const auto& instance) { return instance->handle() == handle; });
+        if (collides) {
+            HIPDNN_LOG_ERROR(
+                "Plugin '{}' returned a handle that collides with another plugin.\n"
+                "        This may indicate a symbol collision between plugins.\n"
+                "        Ensure all plugins are built with -fvisibility=hidden.",
+                plugin->name());
+            plugin->api().destroy(handle);
+            continue;
+        }
+        auto instance = std::make_unique<PluginInstance>(plugin, handle);
+        try {
+            instance->setStream(_stream);
+        } catch (const std::exception& error) {
+            HIPDNN_LOG_ERROR("Skipping plugin '{}': {}", plugin->name(), error.what());
+            continue;
+        }
+        for (int64_t id : plugin->engineIds()) {
+            _engineOwners.emplace(id, instance.get());
+        }
+        _instances.push_back(std::move(instance));
+    }
+}
+
+void HandleState::setStream(hipdnnStream_t stream) {
+    for (const auto& instance : _instances) {
+        instance->setStream(stream);
+    }
+    _stream = stream;
+}
+
+const PluginInstance* HandleState::instanceForEngine(int64_t engineId) const noexcept {
+    auto owner = _engineOwners.find(engineId);
+    return owner != _engineOwners.end() ? owner->second : nullptr;
+}
+
+}  // namespace hipdnn_backend::plugin

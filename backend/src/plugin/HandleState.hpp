@@ -1,0 +1,47 @@
+// Everything a hipdnn handle owns: its device, its stream, the plugin set it was created with
+// and one plugin handle per plugin serving its device. Shared (shared_ptr) with the descriptors
+// built on the handle so that plans outlive a destroyed handle safely.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "hipdnn_backend.h"
+#include "plugin/PluginInstance.hpp"
+#include "plugin/PluginSet.hpp"
+
+namespace hipdnn_backend::plugin {
+
+class HandleState {
+public:
+    // Acquires the plugin set and creates the plugin handles; plugins whose creation fails,
+    // returns null or collides are logged and skipped.
+    HandleState(hipdnnDeviceType_ext_t device, int ordinal);
+
+    hipdnnDeviceType_ext_t device() const noexcept { return _device; }
+    int ordinal() const noexcept { return _ordinal; }
+    hipdnnStream_t stream() const noexcept { return _stream; }
+    // Forwards the stream to every plugin handle; the first failure throws PLUGIN_ERROR.
+    void setStream(hipdnnStream_t stream);
+
+    const PluginSet& pluginSet() const noexcept { return *_pluginSet; }
+    // Plugins serving the handle's device whose handle creation succeeded, in load order.
+    const std::vector<std::unique_ptr<PluginInstance>>& instances() const noexcept { return _instances; }
+    // The instance providing `engineId`, or null.
+    const PluginInstance* instanceForEngine(int64_t engineId) const noexcept;
+
+private:
+    void createPluginHandles();
+
+    hipdnnDeviceType_ext_t _device;
+    int _ordinal;
+    hipdnnStream_t _stream = nullptr;
+    // Declared before the instances: plugin handles are destroyed before their libraries unload.
+    std::shared_ptr<PluginSet> _pluginSet;
+    std::vector<std::unique_ptr<PluginInstance>> _instances;
+    std::unordered_map<int64_t, const PluginInstance*> _engineOwners;
+};
+
+}  // namespace hipdnn_backend::plugin

@@ -1,0 +1,175 @@
+#include "plugin/PluginInstance.hpp"
+
+#include <flatbuffers/flatbuffers.h>
+#include <hipdnn_flatbuffers_sdk/data_objects/engine_details_generated.h>
+#include <hipdnn_data_sdk/utilities/EngineNames.hpp>
+
+#include "core/HipdnnException.hpp"
+#include "core/StatusNames.hpp"
+#include "logging/Logger.hpp"
+
+namespace hipdnn_backend::plugin {
+
+namespace {
+
+std::string pluginErrorMessage(const EnginePlugin& plugin, const char* action, const std::string& detail) {
+    return std::string("Failed to ") + action + ". " + detail + " [plugin '" + plugin.name() + "']";
+}
+
+}  // namespace
+
+PluginInstance::PluginInstance(std::shared_ptr<const EnginePlugin> plugin, hipdnnEnginePluginHandle_t handle)
+    : _plugin(std::move(plugin)), _handle(handle) {}
+
+PluginInstance::~PluginInstance() {
+    const hipdnnPluginStatus_t status = _plugin->api().destroy(_handle);
+    if (status != HIPDNN_PLUGIN_STATUS_SUCCESS) {
+        HIPDNN_LOG_ERROR("Failed to destroy the handle of plugin '{}'. Status: {}({}), Error: {}",
+                         _plugin->name(), pluginStatusName(status), static_cast<int>(status),
+                         _plugin->lastError());
+    }
+}
+
+void PluginInstance::check(hipdnnPluginStatus_t status, const char* action) const {
+    if (status == HIPDNN_PLUGIN_STATUS_SUCCESS) {
+        return;
+    }
+    // The plugin's message is per thread and must be read right after the failing call.
+    const std::string detail = std::string("Status: ") + pluginStatusName(status) + "(" +
+                               std::to_string(static_cast<int>(status)) + "), Error: " + _plugin->lastError();
+    throw HipdnnException(HIPDNN_STATUS_PLUGIN_ERROR, pluginErrorMessage(*_plugin, action, detail));
+}
+
+void PluginInstance::setStream(void* stream) const {
+    check(_plugin->api().setStream(_handle, stream), "set stream");
+}
+
+ApplicableEngines PluginInstance::applicableEngines(const hipdnnPluginConstData_t& graph) const {
+    const EnginePluginApi& api = _plugin->api();
+    const auto capacity = static_cast<uint32_t>(_plugin->engineIds().size());
+    // Room for every engine the plugin ever reported: engines dropped at load still count.
+    std::vector<int64_t> ids(capacity + 64);
+    uint32_t count = 0;
+    check(api.getApplicableEngineIds(_handle, &graph, ids.data(), static_cast<uint32_t>(ids.size()), &count),
+          "get applicable engine ids");
+    if (count > ids.size()) {
+        throw HipdnnException(
+            HIPDNN_STATUS_PLUGIN_ERROR,
+            pluginErrorMessage(*_plugin, "get applicable engine ids",
+                               "The plugin reported " + std::to_string(count) + " engines for a buffer of " +
+                                   std::to_string(ids.size())));
+    }
+    ids.resize(count);
+    for (int64_t id : ids) {
+        if (!_plugin->providesEngine(id)) {
+            throw HipdnnException(HIPDNN_STATUS_PLUGIN_ERROR,
+                                  pluginErrorMessage(*_plugin, "get applicable engine ids",
+                                                     "The plugin answered engine id " +
+                                                         hipdnn_data_sdk::utilities::formatEngineIdHex(id) +
+                                                         ", which is not one of its engines"));
+        }
+    }
+    return {std::move(ids), _plugin->lastError()};
+}
+
+std::vector<uint8_t> PluginInstance::engineDetails(int64_t engineId,
+                                                   const hipdnnPluginConstData_t& graph) const {
+    const EnginePluginApi& api = _plugin->api();
+    hipdnnPluginConstData_t details{nullptr, 0};
+    check(api.getEngineDetails(_handle, engineId, &graph, &details), "get engine details");
+    std::vector<uint8_t> copy;
+    std::string problem;
+    if (details.ptr == nullptr || details.size == 0) {
+        problem = "The plugin returned empty engine details";
+    } else {
+        const auto* bytes = static_cast<const uint8_t*>(details.ptr);
+        flatbuffers::Verifier verifier(bytes, details.size);
+        if (!hipdnn_flatbuffers_sdk::data_objects::VerifyEngineDetailsBuffer(verifier)) {
+            problem = "The plugin returned engine details that fail FlatBuffer verification";
+        } else if (hipdnn_flatbuffers_sdk::data_objects::GetEngineDetails(bytes)->engine_id() != engineId) {
+            problem = "The plugin returned engine details for another engine id";
+        } else {
+            copy.assign(bytes, bytes + details.size);
+        }
+    }
+    if (details.ptr != nullptr) {
+        api.destroyEngineDetails(_handle, &details);
+    }
+    if (!problem.empty()) {
+        throw HipdnnException(
+            HIPDNN_STATUS_PLUGIN_ERROR,
+            pluginErrorMessage(*_plugin, "get engine details",
+                               problem + " (engine " + _plugin->engineName(engineId) + ")"));
+    }
+    return copy;
+}
+
+size_t PluginInstance::workspaceSize(const hipdnnPluginConstData_t& engineConfig,
+                                     const hipdnnPluginConstData_t& graph) const {
+    size_t size = 0;
+    check(_plugin->api().getWorkspaceSize(_handle, &engineConfig, &graph, &size), "get workspace size");
+    return size;
+}
+
+hipdnnEnginePluginExecutionContext_t PluginInstance::createExecutionContext(
+    const hipdnnPluginConstData_t& engineConfig, const hipdnnPluginConstData_t& graph) const {
+    hipdnnEnginePluginExecutionContext_t context = nullptr;
+    check(_plugin->api().createExecutionContext(_handle, &engineConfig, &graph, &context),
+          "create execution context");
+    if (context == nullptr) {
+        throw HipdnnException(
+            HIPDNN_STATUS_PLUGIN_ERROR,
+            pluginErrorMessage(*_plugin, "create execution context", "The plugin returned a null context"));
+    }
+    return context;
+}
+
+hipdnnEnginePluginExecutionContext_t PluginInstance::createExecutionContextFromSerialized(
+    const hipdnnPluginConstData_t& serialized) const {
+    hipdnnEnginePluginExecutionContext_t context = nullptr;
+    check(_plugin->api().createExecutionContextFromSerialized(_handle, &serialized, &context),
+          "create execution context from serialized plan");
+    if (context == nullptr) {
+        throw HipdnnException(HIPDNN_STATUS_PLUGIN_ERROR,
+                              pluginErrorMessage(*_plugin, "create execution context from serialized plan",
+                                                 "The plugin returned a null context"));
+    }
+    return context;
+}
+
+void PluginInstance::destroyExecutionContext(hipdnnEnginePluginExecutionContext_t context) const noexcept {
+    const hipdnnPluginStatus_t status = _plugin->api().destroyExecutionContext(_handle, context);
+    if (status != HIPDNN_PLUGIN_STATUS_SUCCESS) {
+        HIPDNN_LOG_ERROR("Failed to destroy execution context (plugin '{}'). Status: {}({}), Error: {}",
+                         _plugin->name(), pluginStatusName(status), static_cast<int>(status),
+                         _plugin->lastError());
+    }
+}
+
+size_t PluginInstance::workspaceSize(hipdnnEnginePluginExecutionContext_t context) const {
+    size_t size = 0;
+    check(_plugin->api().getWorkspaceSizeFromExecutionContext(_handle, context, &size),
+          "get workspace size from execution context");
+    return size;
+}
+
+std::vector<uint8_t> PluginInstance::serializeExecutionContext(
+    hipdnnEnginePluginExecutionContext_t context) const {
+    hipdnnPluginConstData_t serialized{nullptr, 0};
+    check(_plugin->api().serializeExecutionContext(_handle, context, &serialized),
+          "serialize execution context");
+    const auto* bytes = static_cast<const uint8_t*>(serialized.ptr);
+    std::vector<uint8_t> copy(bytes, bytes + (bytes != nullptr ? serialized.size : 0));
+    if (serialized.ptr != nullptr) {
+        _plugin->api().destroySerializedExecutionContext(_handle, &serialized);
+    }
+    return copy;
+}
+
+void PluginInstance::execute(hipdnnEnginePluginExecutionContext_t context, void* workspace,
+                             const hipdnnPluginDeviceBuffer_t* buffers, uint32_t bufferCount) const {
+    check(_plugin->api().executeOpGraph(_handle, context, workspace, buffers, bufferCount),
+          "execute the operation graph");
+}
+
+}  // namespace hipdnn_backend::plugin

@@ -1,0 +1,55 @@
+// A plugin's handle created for one hipdnn handle, and every per-handle plugin call. A failing
+// call throws HipdnnException(PLUGIN_ERROR, "Failed to <action>. Status: <name>(<n>), Error: <plugin
+// last error>").
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "plugin/EnginePlugin.hpp"
+
+namespace hipdnn_backend::plugin {
+
+struct ApplicableEngines {
+    std::vector<int64_t> engineIds;
+    // The plugin's last-error text after the query: "<engine>: <reason>" lines for declines.
+    std::string declineText;
+};
+
+class PluginInstance {
+public:
+    PluginInstance(std::shared_ptr<const EnginePlugin> plugin, hipdnnEnginePluginHandle_t handle);
+    ~PluginInstance();
+    PluginInstance(const PluginInstance&) = delete;
+    PluginInstance& operator=(const PluginInstance&) = delete;
+
+    const EnginePlugin& plugin() const noexcept { return *_plugin; }
+    hipdnnEnginePluginHandle_t handle() const noexcept { return _handle; }
+
+    void setStream(void* stream) const;
+    // Fails with PLUGIN_ERROR when the plugin answers an id it does not provide.
+    ApplicableEngines applicableEngines(const hipdnnPluginConstData_t& graph) const;
+    // A verified copy of the plugin's EngineDetails FlatBuffer for `engineId`.
+    std::vector<uint8_t> engineDetails(int64_t engineId, const hipdnnPluginConstData_t& graph) const;
+    size_t workspaceSize(const hipdnnPluginConstData_t& engineConfig,
+                         const hipdnnPluginConstData_t& graph) const;
+    hipdnnEnginePluginExecutionContext_t createExecutionContext(const hipdnnPluginConstData_t& engineConfig,
+                                                                const hipdnnPluginConstData_t& graph) const;
+    hipdnnEnginePluginExecutionContext_t createExecutionContextFromSerialized(
+        const hipdnnPluginConstData_t& serialized) const;
+    void destroyExecutionContext(hipdnnEnginePluginExecutionContext_t context) const noexcept;
+    size_t workspaceSize(hipdnnEnginePluginExecutionContext_t context) const;
+    std::vector<uint8_t> serializeExecutionContext(hipdnnEnginePluginExecutionContext_t context) const;
+    void execute(hipdnnEnginePluginExecutionContext_t context, void* workspace,
+                 const hipdnnPluginDeviceBuffer_t* buffers, uint32_t bufferCount) const;
+
+private:
+    void check(hipdnnPluginStatus_t status, const char* action) const;
+
+    std::shared_ptr<const EnginePlugin> _plugin;
+    hipdnnEnginePluginHandle_t _handle;
+};
+
+}  // namespace hipdnn_backend::plugin

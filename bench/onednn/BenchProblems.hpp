@@ -1,0 +1,192 @@
+// The problems both onednn benchmarks time, and the direct-oneDNN implementation of each (no
+// hipdnn stack): the same primitives the ONEDNN_ENGINE plan creates for the same graphs.
+#pragma once
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <random>
+#include <unordered_map>
+#include <string>
+#include <vector>
+
+namespace onednn_bench {
+
+/// A 2-D convolution, fp32, activations NHWC, weights KRSC (OHWI); optionally + bias + ReLU.
+struct ConvProblem {
+    int64_t n, c, h, w, k, r, stride;
+    bool biasRelu = false;
+
+    int64_t pad() const { return r / 2; }
+    int64_t outH() const { return (h + 2 * pad() - r) / stride + 1; }
+    int64_t outW() const { return (w + 2 * pad() - r) / stride + 1; }
+    double flops() const { return 2.0 * n * k * outH() * outW() * c * r * r; }
+    std::string name() const {
+        return std::string(biasRelu ? "conv_bias_relu" : "conv") + "_nhwc_n" + std::to_string(n) + "_" +
+               std::to_string(h) + "x" + std::to_string(w) + "_c" + std::to_string(c) + "_k" + std::to_string(k) +
+               "_" + std::to_string(r) + "x" + std::to_string(r) + "_s" + std::to_string(stride);
+    }
+};
+
+/// C[M, N] = A[M, K] x B[K, N], fp32 row-major.
+struct MatmulProblem {
+    int64_t m, n, k;
+    double flops() const { return 2.0 * m * n * k; }
+    std::string name() const {
+        return "matmul_m" + std::to_string(m) + "_n" + std::to_string(n) + "_k" + std::to_string(k);
+    }
+};
+
+/// ResNet-50's distinct 3x3 and 1x1 layers at N = 4, stride-2 ones included.
+inline std::vector<ConvProblem> resnetConvProblems() {
+    return {
+        {4, 64, 56, 56, 64, 3, 1},    {4, 64, 56, 56, 256, 1, 1},  {4, 256, 56, 56, 64, 1, 1},
+        {4, 128, 28, 28, 128, 3, 1},  {4, 256, 14, 14, 256, 3, 1}, {4, 512, 7, 7, 512, 3, 1},
+        {4, 128, 56, 56, 128, 3, 2},  {4, 256, 28, 28, 256, 3, 2}, {4, 512, 14, 14, 512, 3, 2},
+        {4, 256, 56, 56, 512, 1, 2},
+    };
+}
+
+inline ConvProblem fusedConvProblem() { return {4, 64, 56, 56, 64, 3, 1, true}; }
+
+inline std::vector<MatmulProblem> matmulProblems() { return {{1024, 1024, 1024}, {4, 1000, 2048}}; }
+
+inline std::vector<float> randomBuffer(size_t count, uint32_t seed) {
+    std::mt19937 random(seed);
+    std::uniform_real_distribution<float> distribution(-1.0F, 1.0F);
+    std::vector<float> values(count);
+    for (float& v : values) {
+        v = distribution(random);
+    }
+    return values;
+}
+
+/// Median wall time of `runs` calls after `warmup` calls, in milliseconds.
+inline double medianMs(const std::function<void()>& body, int warmup, int runs) {
+    for (int i = 0; i < warmup; ++i) {
+        body();
+    }
+    std::vector<double> times;
+    for (int i = 0; i < runs; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        body();
+        times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    std::nth_element(times.begin(), times.begin() + runs / 2, times.end());
+    return times[static_cast<size_t>(runs / 2)];
+}
+
+inline void printLine(const std::string& problem, const std::string& implementation, double ms, double flops) {
+    std::printf("%-48s %-22s median_ms=%9.3f  GFLOP/s=%8.1f\n", problem.c_str(), implementation.c_str(), ms,
+                flops / (ms * 1e6));
+    std::fflush(stdout);
+}
+
+/// One problem set up on oneDNN directly: user buffers in the plain layouts above, primitives
+/// created once. run() does what a hipdnn execute does: reorder the user's weights into the
+/// primitive's layout, then run the convolution. runComputeOnly() skips the weight reorder (what a
+/// framework that caches reordered weights would time).
+class DirectConv {
+public:
+    DirectConv(const dnnl::engine& engine, const ConvProblem& p, const float* x, const float* w, const float* bias,
+               float* y)
+        : _stream(engine) {
+        using md = dnnl::memory::desc;
+        using tag = dnnl::memory::format_tag;
+        const auto f32 = dnnl::memory::data_type::f32;
+        const md xDesc({p.n, p.c, p.h, p.w}, f32, tag::nhwc);
+        const md yDesc({p.n, p.k, p.outH(), p.outW()}, f32, tag::nhwc);
+        const md wUser({p.k, p.c, p.r, p.r}, f32, tag::ohwi);
+        const md wAny({p.k, p.c, p.r, p.r}, f32, tag::any);
+        const md bDesc({p.k}, f32, tag::a);
+        dnnl::primitive_attr attr;
+        attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+        if (p.biasRelu) {
+            dnnl::post_ops ops;
+            ops.append_eltwise(1.0F, dnnl::algorithm::eltwise_relu, 0.0F, 0.0F);
+            attr.set_post_ops(ops);
+        }
+        const dnnl::memory::dims strides{p.stride, p.stride}, pads{p.pad(), p.pad()};
+        const auto desc = p.biasRelu
+                              ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                                dnnl::algorithm::convolution_direct, xDesc, wAny,
+                                                                bDesc, yDesc, strides, pads, pads)
+                              : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                                dnnl::algorithm::convolution_direct, xDesc, wAny,
+                                                                yDesc, strides, pads, pads);
+        const dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
+        implementation = pd.impl_info_str();
+        _scratchpad.resize(pd.scratchpad_desc().get_size() / sizeof(float) + 1);
+        _weights.resize(pd.weights_desc().get_size() / sizeof(float) + 1);
+        const dnnl::memory wUserMem(wUser, engine, const_cast<float*>(w));
+        const dnnl::memory wPrim(pd.weights_desc(), engine, _weights.data());
+        _reorder = dnnl::reorder(wUserMem, wPrim);
+        _reorderArgs = {{DNNL_ARG_FROM, wUserMem}, {DNNL_ARG_TO, wPrim}};
+        _conv = dnnl::convolution_forward(pd);
+        _convArgs = {{DNNL_ARG_SRC, dnnl::memory(xDesc, engine, const_cast<float*>(x))},
+                     {DNNL_ARG_WEIGHTS, wPrim},
+                     {DNNL_ARG_DST, dnnl::memory(yDesc, engine, y)},
+                     {DNNL_ARG_SCRATCHPAD, dnnl::memory(pd.scratchpad_desc(), engine, _scratchpad.data())}};
+        if (p.biasRelu) {
+            _convArgs[DNNL_ARG_BIAS] = dnnl::memory(bDesc, engine, const_cast<float*>(bias));
+        }
+    }
+
+    void run() {
+        _reorder.execute(_stream, _reorderArgs);
+        runComputeOnly();
+    }
+
+    void runComputeOnly() {
+        _conv.execute(_stream, _convArgs);
+        _stream.wait();
+    }
+
+    std::string implementation;
+
+private:
+    dnnl::stream _stream;
+    std::vector<float> _scratchpad, _weights;
+    dnnl::primitive _reorder, _conv;
+    std::unordered_map<int, dnnl::memory> _reorderArgs, _convArgs;
+};
+
+class DirectMatmul {
+public:
+    DirectMatmul(const dnnl::engine& engine, const MatmulProblem& p, const float* a, const float* b, float* c)
+        : _stream(engine) {
+        using md = dnnl::memory::desc;
+        using tag = dnnl::memory::format_tag;
+        const auto f32 = dnnl::memory::data_type::f32;
+        const md aDesc({p.m, p.k}, f32, tag::ab), bDesc({p.k, p.n}, f32, tag::ab), cDesc({p.m, p.n}, f32, tag::ab);
+        dnnl::primitive_attr attr;
+        attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+        const dnnl::matmul::primitive_desc pd({aDesc, bDesc, cDesc}, attr, engine);
+        implementation = pd.impl_info_str();
+        _scratchpad.resize(pd.scratchpad_desc().get_size() / sizeof(float) + 1);
+        _matmul = dnnl::matmul(pd);
+        _args = {{DNNL_ARG_SRC, dnnl::memory(aDesc, engine, const_cast<float*>(a))},
+                 {DNNL_ARG_WEIGHTS, dnnl::memory(bDesc, engine, const_cast<float*>(b))},
+                 {DNNL_ARG_DST, dnnl::memory(cDesc, engine, c)},
+                 {DNNL_ARG_SCRATCHPAD, dnnl::memory(pd.scratchpad_desc(), engine, _scratchpad.data())}};
+    }
+
+    void run() {
+        _matmul.execute(_stream, _args);
+        _stream.wait();
+    }
+
+    std::string implementation;
+
+private:
+    dnnl::stream _stream;
+    std::vector<float> _scratchpad;
+    dnnl::primitive _matmul;
+    std::unordered_map<int, dnnl::memory> _args;
+};
+
+}  // namespace onednn_bench

@@ -1,0 +1,211 @@
+// The benchmark problems through the whole hipdnn stack (backend C API -> plugin loader ->
+// ONEDNN_ENGINE) and through oneDNN directly, timed in interleaved pairs so that both see the same
+// machine state. Prints each side's median, the ratio direct/hipdnn (1.0 = no overhead; the goal
+// is >= 0.98) and the largest difference between the two outputs.
+// Usage: onednn_vs_hipdnn [runs=30] [warmup=5]   (HIPDNN_PLUGIN_DIR as usual; the default finds
+// the plugins next to libhipdnn_backend.so)
+#include "BenchProblems.hpp"
+
+#include <hipdnn_backend.h>
+#include <hipdnn_data_sdk/utilities/EngineNames.hpp>
+#include <hipdnn_test_sdk/GraphBuilder.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace {
+
+using namespace onednn_bench;
+namespace fb = hipdnn_flatbuffers_sdk::data_objects;
+
+void check(hipdnnStatus_t status, const char* what) {
+    if (status != HIPDNN_STATUS_SUCCESS) {
+        char message[HIPDNN_ERROR_STRING_MAX_LENGTH] = {};
+        hipdnnGetLastErrorString(message, sizeof(message));
+        throw std::runtime_error(std::string(what) + " failed: " + hipdnnGetErrorString(status) + ": " + message);
+    }
+}
+
+/// A finalized ONEDNN_ENGINE execution plan and variant pack for one graph.
+class HipdnnPlan {
+public:
+    HipdnnPlan(hipdnnHandle_t handle, const std::vector<uint8_t>& graph, const std::vector<int64_t>& uids,
+               const std::vector<void*>& pointers)
+        : _handle(handle) {
+        check(hipdnnBackendCreateAndDeserializeGraph_ext(&_graph, graph.data(), graph.size()), "deserialize graph");
+        check(hipdnnBackendSetAttribute(_graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle),
+              "set graph handle");
+        check(hipdnnBackendFinalize(_graph), "finalize graph");
+        check(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &_engine), "create engine");
+        check(hipdnnBackendSetAttribute(_engine, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                                        &_graph),
+              "set engine graph");
+        const int64_t engineId = hipdnn_data_sdk::utilities::ONEDNN_ENGINE_ID;
+        check(hipdnnBackendSetAttribute(_engine, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &engineId),
+              "set engine id");
+        check(hipdnnBackendFinalize(_engine), "finalize engine");
+        check(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &_config), "create engine config");
+        check(hipdnnBackendSetAttribute(_config, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                                        &_engine),
+              "set config engine");
+        check(hipdnnBackendFinalize(_config), "finalize engine config");
+        check(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &_plan), "create plan");
+        check(hipdnnBackendSetAttribute(_plan, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle),
+              "set plan handle");
+        check(hipdnnBackendSetAttribute(_plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG,
+                                        HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &_config),
+              "set plan config");
+        check(hipdnnBackendFinalize(_plan), "finalize plan");
+        int64_t workspaceBytes = 0;
+        int64_t count = 0;
+        check(hipdnnBackendGetAttribute(_plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &count,
+                                        &workspaceBytes),
+              "get workspace size");
+        _workspace.resize(static_cast<size_t>(workspaceBytes) / sizeof(float) + 1);
+        void* workspace = _workspace.data();
+        check(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &_pack), "create variant pack");
+        check(hipdnnBackendSetAttribute(_pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64,
+                                        static_cast<int64_t>(uids.size()), uids.data()),
+              "set uids");
+        check(hipdnnBackendSetAttribute(_pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR,
+                                        static_cast<int64_t>(pointers.size()), pointers.data()),
+              "set pointers");
+        check(hipdnnBackendSetAttribute(_pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &workspace),
+              "set workspace");
+        check(hipdnnBackendFinalize(_pack), "finalize variant pack");
+    }
+
+    ~HipdnnPlan() {
+        for (auto descriptor : {_pack, _plan, _config, _engine, _graph}) {
+            if (descriptor != nullptr) {
+                hipdnnBackendDestroyDescriptor(descriptor);
+            }
+        }
+    }
+
+    HipdnnPlan(const HipdnnPlan&) = delete;
+    HipdnnPlan& operator=(const HipdnnPlan&) = delete;
+
+    void run() { check(hipdnnBackendExecute(_handle, _plan, _pack), "execute"); }
+
+private:
+    hipdnnHandle_t _handle;
+    hipdnnBackendDescriptor_t _graph = nullptr, _engine = nullptr, _config = nullptr, _plan = nullptr,
+                              _pack = nullptr;
+    std::vector<float> _workspace;
+};
+
+std::vector<int64_t> nhwcStrides(int64_t n, int64_t c, int64_t h, int64_t w) {
+    (void)n;
+    return {h * w * c, 1, w * c, c};
+}
+
+std::vector<uint8_t> convGraph(const ConvProblem& p) {
+    const auto F32 = fb::DataType::FLOAT;
+    const std::vector<int64_t> x{p.n, p.c, p.h, p.w}, w{p.k, p.c, p.r, p.r}, y{p.n, p.k, p.outH(), p.outW()};
+    const hipdnn_test_sdk::ConvolutionGeometry geometry{
+        {p.pad(), p.pad()}, {p.pad(), p.pad()}, {p.stride, p.stride}, {1, 1}};
+    hipdnn_test_sdk::GraphBuilder builder(p.name());
+    builder.addTensor(1, "x", F32, x, nhwcStrides(p.n, p.c, p.h, p.w))
+        .addTensor(2, "w", F32, w, nhwcStrides(p.k, p.c, p.r, p.r))
+        .addTensor(3, "y", F32, y, nhwcStrides(y[0], y[1], y[2], y[3]), p.biasRelu);
+    builder.addConvFprop("conv", 1, 2, 3, geometry);
+    if (p.biasRelu) {
+        builder.addTensor(4, "bias", F32, {1, p.k, 1, 1}, {p.k, 1, p.k, p.k})
+            .addTensor(5, "biased", F32, y, nhwcStrides(y[0], y[1], y[2], y[3]), true)
+            .addTensor(6, "out", F32, y, nhwcStrides(y[0], y[1], y[2], y[3]))
+            .addPointwise("bias", fb::PointwiseMode::ADD, 3, 5, 4)
+            .addPointwise("relu", fb::PointwiseMode::RELU_FWD, 5, 6);
+    }
+    return builder.build();
+}
+
+float maxAbsDifference(const std::vector<float>& a, const std::vector<float>& b) {
+    float worst = 0.0F;
+    for (size_t i = 0; i < a.size(); ++i) {
+        worst = std::max(worst, std::fabs(a[i] - b[i]));
+    }
+    return worst;
+}
+
+/// Times direct and hipdnn in alternation; prints both medians and direct/hipdnn.
+void compare(const std::string& problem, double flops, const std::function<void()>& direct,
+             const std::function<void()>& hipdnn, int warmup, int runs, float difference) {
+    for (int i = 0; i < warmup; ++i) {
+        direct();
+        hipdnn();
+    }
+    std::vector<double> directMs, hipdnnMs;
+    for (int i = 0; i < runs; ++i) {
+        directMs.push_back(medianMs(direct, 0, 1));
+        hipdnnMs.push_back(medianMs(hipdnn, 0, 1));
+    }
+    auto median = [](std::vector<double> v) {
+        std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+        return v[v.size() / 2];
+    };
+    const double d = median(directMs);
+    const double h = median(hipdnnMs);
+    printLine(problem, "onednn_direct", d, flops);
+    printLine(problem, "hipdnn_onednn_engine", h, flops);
+    std::printf("%-48s ratio direct/hipdnn=%.3f  max|diff|=%.3g\n", problem.c_str(), d / h, difference);
+    std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int runs = argc > 1 ? std::atoi(argv[1]) : 30;
+    const int warmup = argc > 2 ? std::atoi(argv[2]) : 5;
+    try {
+        hipdnnHandle_t handle = nullptr;
+        check(hipdnnCreateForDevice_ext(&handle, HIPDNN_DEVICE_TYPE_CPU_EXT, 0), "hipdnnCreateForDevice_ext(cpu)");
+        const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+
+        auto convs = resnetConvProblems();
+        convs.push_back(fusedConvProblem());
+        for (const ConvProblem& p : convs) {
+            const auto x = randomBuffer(static_cast<size_t>(p.n * p.c * p.h * p.w), 1);
+            const auto w = randomBuffer(static_cast<size_t>(p.k * p.c * p.r * p.r), 2);
+            const auto bias = randomBuffer(static_cast<size_t>(p.k), 3);
+            const size_t outCount = static_cast<size_t>(p.n * p.k * p.outH() * p.outW());
+            std::vector<float> yDirect(outCount), yHipdnn(outCount);
+            DirectConv direct(engine, p, x.data(), w.data(), bias.data(), yDirect.data());
+            std::vector<int64_t> uids{1, 2, p.biasRelu ? 6 : 3};
+            std::vector<void*> pointers{const_cast<float*>(x.data()), const_cast<float*>(w.data()), yHipdnn.data()};
+            if (p.biasRelu) {
+                uids.push_back(4);
+                pointers.push_back(const_cast<float*>(bias.data()));
+            }
+            HipdnnPlan plan(handle, convGraph(p), uids, pointers);
+            direct.run();
+            plan.run();
+            compare(p.name(), p.flops(), [&] { direct.run(); }, [&] { plan.run(); }, warmup, runs,
+                    maxAbsDifference(yDirect, yHipdnn));
+        }
+        for (const MatmulProblem& p : matmulProblems()) {
+            const auto a = randomBuffer(static_cast<size_t>(p.m * p.k), 1);
+            const auto b = randomBuffer(static_cast<size_t>(p.k * p.n), 2);
+            std::vector<float> cDirect(static_cast<size_t>(p.m * p.n)), cHipdnn(cDirect.size());
+            DirectMatmul direct(engine, p, a.data(), b.data(), cDirect.data());
+            const auto graph = hipdnn_test_sdk::GraphBuilder(p.name())
+                                   .addTensor(1, "a", fb::DataType::FLOAT, {p.m, p.k})
+                                   .addTensor(2, "b", fb::DataType::FLOAT, {p.k, p.n})
+                                   .addTensor(3, "c", fb::DataType::FLOAT, {p.m, p.n})
+                                   .addMatmul("mm", 1, 2, 3)
+                                   .build();
+            HipdnnPlan plan(handle, graph, {1, 2, 3},
+                            {const_cast<float*>(a.data()), const_cast<float*>(b.data()), cHipdnn.data()});
+            direct.run();
+            plan.run();
+            compare(p.name(), p.flops(), [&] { direct.run(); }, [&] { plan.run(); }, warmup, runs,
+                    maxAbsDifference(cDirect, cHipdnn));
+        }
+        hipdnnDestroy(handle);
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "onednn_vs_hipdnn: %s\n", error.what());
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,286 @@
+// Graph <-> Graph FlatBuffer (binary and JSON) and the cache key. Included by Graph.hpp.
+#pragma once
+
+#include <set>
+#include <string_view>
+
+#include <hipdnn_data_sdk/utilities/EngineNames.hpp>
+#include <hipdnn_flatbuffers_sdk/GraphJson.hpp>
+
+namespace hipdnn_frontend::detail {
+
+using graph::TensorAttributes;
+
+inline std::pair<fbs::TensorValue, flatbuffers::Offset<void>> packValue(
+    flatbuffers::FlatBufferBuilder& builder, const TensorAttributes& tensor) {
+    const auto& value = tensor.get_pass_by_value();
+    if (!value) {
+        return {fbs::TensorValue::NONE, 0};
+    }
+    if (const auto* real = std::get_if<float>(&*value)) {
+        // Half and bfloat16 scalars are stored as float, tagged with their type.
+        switch (tensor.get_data_type()) {
+            case DataType::HALF:
+                return {fbs::TensorValue::Float16Value, fbs::CreateFloat16Value(builder, *real).Union()};
+            case DataType::BFLOAT16:
+                return {fbs::TensorValue::BFloat16Value, fbs::CreateBFloat16Value(builder, *real).Union()};
+            default:
+                return {fbs::TensorValue::Float32Value, fbs::CreateFloat32Value(builder, *real).Union()};
+        }
+    }
+    if (const auto* real = std::get_if<double>(&*value)) {
+        return {fbs::TensorValue::Float64Value, fbs::CreateFloat64Value(builder, *real).Union()};
+    }
+    if (const auto* number = std::get_if<int32_t>(&*value)) {
+        return {fbs::TensorValue::Int32Value, fbs::CreateInt32Value(builder, *number).Union()};
+    }
+    return {fbs::TensorValue::Int64Value, fbs::CreateInt64Value(builder, std::get<int64_t>(*value)).Union()};
+}
+
+inline Error unpackValue(const fbs::TensorAttributes& source, TensorAttributes& tensor) {
+    switch (source.value_type()) {
+        case fbs::TensorValue::NONE:
+            return {};
+        case fbs::TensorValue::Float32Value:
+            tensor.set_value(source.value_as_Float32Value()->value());
+            return {};
+        case fbs::TensorValue::Float16Value:
+            tensor.set_value(source.value_as_Float16Value()->value());
+            return {};
+        case fbs::TensorValue::BFloat16Value:
+            tensor.set_value(source.value_as_BFloat16Value()->value());
+            return {};
+        case fbs::TensorValue::Float64Value:
+            tensor.set_value(source.value_as_Float64Value()->value());
+            return {};
+        case fbs::TensorValue::Int32Value:
+            tensor.set_value(source.value_as_Int32Value()->value());
+            return {};
+        case fbs::TensorValue::Int64Value:
+            tensor.set_value(source.value_as_Int64Value()->value());
+            return {};
+        default:
+            break;
+    }
+    return {ErrorCode::INVALID_VALUE, "tensor uid " + std::to_string(source.uid()) + " has a pass-by-value " +
+                                          fbs::EnumNameTensorValue(source.value_type()) +
+                                          ", which the frontend does not represent"};
+}
+
+}  // namespace hipdnn_frontend::detail
+
+namespace hipdnn_frontend::graph {
+
+inline UidMap Graph::assignUids(bool commit) {
+    const auto tensors = collectTensors();
+    std::set<int64_t> used;
+    for (const auto& tensor : tensors) {
+        if (tensor->has_uid() && !tensor->uid_assigned_by_graph()) {
+            used.insert(tensor->get_uid());
+        }
+    }
+    UidMap uids;
+    int64_t next = 0;
+    for (const auto& tensor : tensors) {
+        if (tensor->has_uid() && !tensor->uid_assigned_by_graph()) {
+            uids[tensor.get()] = tensor->get_uid();
+            continue;
+        }
+        while (used.count(next) != 0) {
+            ++next;
+        }
+        used.insert(next);
+        uids[tensor.get()] = next;
+        if (commit) {
+            tensor->assign_uid_from_graph(next);
+        }
+    }
+    return uids;
+}
+
+inline std::vector<uint8_t> Graph::toFlatbuffer(const UidMap& uids, bool withNames) const {
+    flatbuffers::FlatBufferBuilder builder;
+    std::vector<flatbuffers::Offset<fbs::TensorAttributes>> tensors;
+    for (const auto& tensor : collectTensors()) {
+        const auto name = builder.CreateString(withNames ? tensor->get_name() : std::string());
+        const auto strides = builder.CreateVector(tensor->get_stride());
+        const auto dims = builder.CreateVector(tensor->get_dim());
+        const auto [valueType, value] = detail::packValue(builder, *tensor);
+        tensors.push_back(fbs::CreateTensorAttributes(
+            builder, uids.at(tensor.get()), name, hipdnn_frontend::detail::toFbs(tensor->get_data_type()),
+            strides, dims, tensor->get_is_virtual(), valueType, value));
+    }
+    std::vector<flatbuffers::Offset<fbs::Node>> nodes;
+    for (const auto& node : nodes_) {
+        nodes.push_back(node->pack(builder, uids, withNames));
+    }
+    const auto tensorVector = builder.CreateVector(tensors);
+    const auto nodeVector = builder.CreateVector(nodes);
+    const auto name = builder.CreateString(withNames ? name_ : std::string());
+    builder.Finish(fbs::CreateGraph(
+        builder, name, hipdnn_frontend::detail::toFbs(context_.computeDataType),
+        hipdnn_frontend::detail::toFbs(context_.intermediateDataType),
+        hipdnn_frontend::detail::toFbs(context_.ioDataType), tensorVector, nodeVector,
+        preferredEngineId_ ? flatbuffers::Optional<int64_t>(*preferredEngineId_) : flatbuffers::nullopt));
+    return {builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize()};
+}
+
+inline Error Graph::fromFlatbuffer(const std::vector<uint8_t>& data) {
+    flatbuffers::Verifier verifier(data.data(), data.size());
+    HIPDNN_RETURN_FRONTEND_ERROR_IF(
+        !fbs::VerifyGraphBuffer(verifier), ErrorCode::INVALID_VALUE,
+        "the " + std::to_string(data.size()) + " bytes are not a valid Graph FlatBuffer (verifier failed)");
+    const fbs::Graph& source = *fbs::GetGraph(data.data());
+
+    name_ = source.name() ? source.name()->str() : std::string();
+    context_.computeDataType = hipdnn_frontend::detail::fromFbs(source.compute_data_type());
+    context_.intermediateDataType = hipdnn_frontend::detail::fromFbs(source.intermediate_data_type());
+    context_.ioDataType = hipdnn_frontend::detail::fromFbs(source.io_data_type());
+    preferredEngineId_ =
+        source.preferred_engine_id() ? std::optional<int64_t>(*source.preferred_engine_id()) : std::nullopt;
+    preferredEngineName_.reset();
+    nodes_.clear();
+    resetPlans();
+
+    detail::TensorLookup lookup;
+    if (source.tensors()) {
+        for (const auto* sourceTensor : *source.tensors()) {
+            auto tensor = std::make_shared<TensorAttributes>();
+            tensor->set_uid(sourceTensor->uid())
+                .set_name(sourceTensor->name() ? sourceTensor->name()->str() : std::string())
+                .set_data_type(hipdnn_frontend::detail::fromFbs(sourceTensor->data_type()))
+                .set_dim(detail::toVector(sourceTensor->dims()))
+                .set_stride(detail::toVector(sourceTensor->strides()))
+                .set_is_virtual(sourceTensor->virtual_());
+            HIPDNN_CHECK_FRONTEND_ERROR(detail::unpackValue(*sourceTensor, *tensor));
+            lookup.add(sourceTensor->uid(), tensor);
+        }
+    }
+    if (source.nodes()) {
+        for (const auto* node : *source.nodes()) {
+            const std::string nodeName = node->name() ? node->name()->str() : std::string();
+            const DataType compute = hipdnn_frontend::detail::fromFbs(node->compute_data_type());
+            auto add = [&](auto nodeTag, auto attributes) {
+                using NodeT = typename decltype(nodeTag)::type;
+                attributes.set_name(nodeName).set_compute_data_type(compute);
+                addNode<NodeT>(std::move(attributes), "node");
+            };
+            switch (node->attributes_type()) {
+                case fbs::NodeAttributes::ConvolutionFwdAttributes:
+                    add(std::type_identity<ConvFpropNode>{},
+                        ConvFpropNode::unpack(*node->attributes_as_ConvolutionFwdAttributes(), lookup));
+                    break;
+                case fbs::NodeAttributes::ConvolutionBwdAttributes:
+                    add(std::type_identity<ConvDgradNode>{},
+                        ConvDgradNode::unpack(*node->attributes_as_ConvolutionBwdAttributes(), lookup));
+                    break;
+                case fbs::NodeAttributes::ConvolutionWrwAttributes:
+                    add(std::type_identity<ConvWgradNode>{},
+                        ConvWgradNode::unpack(*node->attributes_as_ConvolutionWrwAttributes(), lookup));
+                    break;
+                case fbs::NodeAttributes::BatchnormAttributes:
+                    add(std::type_identity<BatchnormNode>{},
+                        BatchnormNode::unpack(*node->attributes_as_BatchnormAttributes(), lookup));
+                    break;
+                case fbs::NodeAttributes::BatchnormInferenceAttributes:
+                    add(std::type_identity<BatchnormInferenceNode>{},
+                        BatchnormInferenceNode::unpack(*node->attributes_as_BatchnormInferenceAttributes(),
+                                                       lookup));
+                    break;
+                case fbs::NodeAttributes::BatchnormInferenceVarianceExtAttributes:
+                    add(std::type_identity<BatchnormInferenceVarianceNode>{},
+                        BatchnormInferenceVarianceNode::unpack(
+                            *node->attributes_as_BatchnormInferenceVarianceExtAttributes(), lookup));
+                    break;
+                case fbs::NodeAttributes::BatchnormBackwardAttributes:
+                    add(std::type_identity<BatchnormBackwardNode>{},
+                        BatchnormBackwardNode::unpack(*node->attributes_as_BatchnormBackwardAttributes(),
+                                                      lookup));
+                    break;
+                case fbs::NodeAttributes::PointwiseAttributes:
+                    add(std::type_identity<PointwiseNode>{},
+                        PointwiseNode::unpack(*node->attributes_as_PointwiseAttributes(), lookup));
+                    break;
+                case fbs::NodeAttributes::MatmulAttributes:
+                    add(std::type_identity<MatmulNode>{},
+                        MatmulNode::unpack(*node->attributes_as_MatmulAttributes(), lookup));
+                    break;
+                case fbs::NodeAttributes::ReductionAttributes:
+                    add(std::type_identity<ReductionNode>{},
+                        ReductionNode::unpack(*node->attributes_as_ReductionAttributes(), lookup));
+                    break;
+                case fbs::NodeAttributes::LayernormAttributes:
+                    add(std::type_identity<LayernormNode>{},
+                        LayernormNode::unpack(*node->attributes_as_LayernormAttributes(), lookup));
+                    break;
+                case fbs::NodeAttributes::RMSNormAttributes:
+                    add(std::type_identity<RmsnormNode>{},
+                        RmsnormNode::unpack(*node->attributes_as_RMSNormAttributes(), lookup));
+                    break;
+                case fbs::NodeAttributes::RMSNormBackwardAttributes:
+                    add(std::type_identity<RmsnormBackwardNode>{},
+                        RmsnormBackwardNode::unpack(*node->attributes_as_RMSNormBackwardAttributes(),
+                                                    lookup));
+                    break;
+                case fbs::NodeAttributes::ResampleFwdAttributes:
+                    add(std::type_identity<ResampleNode>{},
+                        ResampleNode::unpack(*node->attributes_as_ResampleFwdAttributes(), lookup));
+                    break;
+                default:
+                    return {ErrorCode::INVALID_VALUE,
+                            "node '" + nodeName + "' has attributes of type " +
+                                fbs::EnumNameNodeAttributes(node->attributes_type()) +
+                                ", which the frontend does not know"};
+            }
+            HIPDNN_RETURN_FRONTEND_ERROR_IF(!lookup.missing().empty(), ErrorCode::INVALID_VALUE,
+                                            "node '" + nodeName + "' names tensor uid " +
+                                                std::to_string(lookup.missing().front()) +
+                                                ", which the graph does not have");
+        }
+    }
+    return {};
+}
+
+inline Error Graph::serialize(std::vector<uint8_t>& data) {
+    HIPDNN_CHECK_FRONTEND_ERROR(validate());
+    data = toFlatbuffer(assignUids(/*commit=*/true), /*withNames=*/true);
+    return {};
+}
+
+inline Error Graph::serialize(std::string& json) {
+    std::vector<uint8_t> data;
+    HIPDNN_CHECK_FRONTEND_ERROR(serialize(data));
+    try {
+        json = hipdnn_flatbuffers_sdk::graphToJson(data.data(), data.size());
+    } catch (const std::exception& error) {
+        return {ErrorCode::INVALID_VALUE, std::string("graph to JSON failed: ") + error.what()};
+    }
+    return {};
+}
+
+inline Error Graph::deserialize(hipdnnHandle_t handle, const std::vector<uint8_t>& data) {
+    HIPDNN_CHECK_FRONTEND_ERROR(fromFlatbuffer(data));
+    HIPDNN_CHECK_FRONTEND_ERROR(validate());
+    return handle == nullptr ? Error{} : build_operation_graph(handle);
+}
+
+inline Error Graph::deserialize(hipdnnHandle_t handle, const std::string& json) {
+    std::vector<uint8_t> data;
+    try {
+        data = hipdnn_flatbuffers_sdk::graphFromJson(json);
+    } catch (const std::exception& error) {
+        return {ErrorCode::INVALID_VALUE, std::string("graph from JSON failed: ") + error.what()};
+    }
+    return deserialize(handle, data);
+}
+
+inline int64_t Graph::key() {
+    // Inference fills in dims and strides, so a graph hashes the same before and after validate;
+    // an invalid graph still gets a deterministic key of what it holds.
+    static_cast<void>(validate());
+    const auto bytes = toFlatbuffer(assignUids(/*commit=*/false), /*withNames=*/false);
+    return static_cast<int64_t>(hipdnn_data_sdk::utilities::fnv1aHash(
+        std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size())));
+}
+
+}  // namespace hipdnn_frontend::graph

@@ -1,0 +1,34 @@
+// One engine the graph may run on, from heuristics or create_execution_plan_ext, and the backend
+// descriptors built for it as the lifecycle advances.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../Knobs.hpp"
+#include "BackendDescriptor.hpp"
+
+namespace hipdnn_frontend::detail {
+
+struct PlanCandidate {
+    int64_t engineId = 0;
+    std::string engineName;
+    std::string pluginName;
+    std::vector<KnobSetting> knobs;
+
+    DescriptorPtr engineConfig;  // ENGINECFG; finalized by check_support
+    bool configFinalized = false;
+    int64_t configWorkspaceSize = 0;
+    DescriptorPtr plan;         // EXECUTION_PLAN once built
+    int64_t workspaceSize = 0;  // from the built plan (authoritative)
+
+    bool deselected = false;
+    // Why check_support or build failed for this engine (empty while fine).
+    std::string failure;
+
+    [[nodiscard]] bool isBuilt() const { return plan != nullptr; }
+};
+
+}  // namespace hipdnn_frontend::detail

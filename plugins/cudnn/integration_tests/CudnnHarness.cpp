@@ -1,0 +1,418 @@
+#include "CudnnHarness.hpp"
+
+#include <hipdnn_flatbuffers_sdk/data_objects/engine_details_generated.h>
+#include <hipdnn_plugin_sdk/EnginePluginApi.h>
+#include <hipdnn_data_sdk/utilities/EngineNames.hpp>
+#include <hipdnn_data_sdk/utilities/Tensor.hpp>
+#include <hipdnn_flatbuffers_sdk/Builders.hpp>
+#include <hipdnn_test_sdk/AllClose.hpp>
+#include <hipdnn_test_sdk/DeviceTensor.hpp>
+#include <hipdnn_test_sdk/ElementAccess.hpp>
+#include <hipdnn_test_sdk/Seed.hpp>
+
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <memory>
+#include <random>
+#include <stdexcept>
+
+namespace cudnn_integration {
+
+using hipdnn_test_sdk::DeviceBuffer;
+
+std::vector<int64_t> layoutStrides(const std::vector<int64_t>& dims, bool channelsLast) {
+    const size_t rank = dims.size();
+    std::vector<int64_t> order(rank);
+    for (size_t i = 0; i < rank; ++i) {
+        order[i] = static_cast<int64_t>(rank - 1 - i);
+    }
+    if (channelsLast) {
+        order[0] = static_cast<int64_t>(rank - 1);
+        order[1] = 0;
+        for (size_t i = 2; i < rank; ++i) {
+            order[i] = static_cast<int64_t>(rank - i);
+        }
+    }
+    return hipdnn_data_sdk::utilities::generatePackedStrides(dims, order);
+}
+
+std::map<int64_t, HostTensor> makeHostTensors(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
+                                              const Ranges& ranges) {
+    std::map<int64_t, HostTensor> tensors;
+    std::mt19937 random(hipdnn_test_sdk::globalTestSeed());
+    const auto& inputs = graph.inputUids();
+    for (const auto* tensor : *graph.graph().tensors()) {
+        if (tensor->virtual_() || tensor->value_type() != fb::TensorValue::NONE) {
+            continue;
+        }
+        HostTensor host;
+        host.type = tensor->data_type();
+        host.dims.assign(tensor->dims()->begin(), tensor->dims()->end());
+        host.strides.assign(tensor->strides()->begin(), tensor->strides()->end());
+        const int64_t storage = hipdnn_data_sdk::utilities::storageElementCount(host.dims, host.strides);
+        host.bytes.assign(static_cast<size_t>(storage) * hipdnn_test_sdk::dataTypeSize(host.type),
+                          std::byte{0});
+        if (std::find(inputs.begin(), inputs.end(), tensor->uid()) != inputs.end()) {
+            const auto range =
+                ranges.contains(tensor->uid()) ? ranges.at(tensor->uid()) : std::pair{-1.0, 1.0};
+            std::uniform_real_distribution<double> distribution(range.first, range.second);
+            for (int64_t i = 0; i < storage; ++i) {
+                hipdnn_test_sdk::writeElement(host.type, host.bytes.data(), i, distribution(random));
+            }
+        }
+        tensors[tensor->uid()] = std::move(host);
+    }
+    return tensors;
+}
+
+namespace {
+
+std::string lastBackendError(const std::string& call) {
+    char message[HIPDNN_ERROR_STRING_MAX_LENGTH] = {};
+    hipdnnGetLastErrorString(message, sizeof(message));
+    return call + " failed: " + message;
+}
+
+void check(hipdnnStatus_t status, const std::string& call) {
+    if (status != HIPDNN_STATUS_SUCCESS) {
+        throw std::runtime_error(lastBackendError(call));
+    }
+}
+
+struct Descriptor {
+    explicit Descriptor(hipdnnBackendDescriptorType_t type) {
+        check(hipdnnBackendCreateDescriptor(type, &handle), "hipdnnBackendCreateDescriptor");
+    }
+    Descriptor() = default;
+    ~Descriptor() {
+        if (handle != nullptr) {
+            hipdnnBackendDestroyDescriptor(handle);
+        }
+    }
+    Descriptor(const Descriptor&) = delete;
+    Descriptor& operator=(const Descriptor&) = delete;
+    hipdnnBackendDescriptor_t handle = nullptr;
+};
+
+// A finalized operation graph and heuristics for a graph on a handle.
+struct Planned {
+    Descriptor operationGraph;
+    Descriptor heuristics{HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR};
+    int64_t resultCount = 0;
+
+    Planned(hipdnnHandle_t handle, const std::vector<uint8_t>& graph) {
+        check(hipdnnBackendCreateAndDeserializeGraph_ext(&operationGraph.handle, graph.data(), graph.size()),
+              "hipdnnBackendCreateAndDeserializeGraph_ext");
+        check(hipdnnBackendSetAttribute(operationGraph.handle, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE,
+                                        HIPDNN_TYPE_HANDLE, 1, &handle),
+              "set OPERATIONGRAPH_HANDLE");
+        check(hipdnnBackendFinalize(operationGraph.handle), "finalize OPERATIONGRAPH");
+        check(hipdnnBackendSetAttribute(heuristics.handle, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH,
+                                        HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &operationGraph.handle),
+              "set ENGINEHEUR_OPERATION_GRAPH");
+        const hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK;
+        check(hipdnnBackendSetAttribute(heuristics.handle, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE,
+                                        1, &mode),
+              "set ENGINEHEUR_MODE");
+        check(hipdnnBackendFinalize(heuristics.handle), "finalize ENGINEHEUR");
+        check(hipdnnBackendGetAttribute(heuristics.handle, HIPDNN_ATTR_ENGINEHEUR_RESULTS,
+                                        HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &resultCount, nullptr),
+              "get ENGINEHEUR_RESULTS count");
+    }
+
+    std::string declined() const {
+        int64_t length = 0;
+        check(hipdnnBackendGetAttribute(heuristics.handle, HIPDNN_ATTR_ENGINEHEUR_DECLINED_EXT,
+                                        HIPDNN_TYPE_CHAR, 0, &length, nullptr),
+              "get ENGINEHEUR_DECLINED_EXT length");
+        std::string text(static_cast<size_t>(length), '\0');
+        check(hipdnnBackendGetAttribute(heuristics.handle, HIPDNN_ATTR_ENGINEHEUR_DECLINED_EXT,
+                                        HIPDNN_TYPE_CHAR, length, &length, text.data()),
+              "get ENGINEHEUR_DECLINED_EXT");
+        return text.substr(0, text.find('\0'));
+    }
+};
+
+}  // namespace
+
+Backend& Backend::instance() {
+    static Backend backend;
+    return backend;
+}
+
+Backend::Backend() {
+    // Only the two plugin files built with these tests: nothing else in the build tree loads.
+    const char* paths[] = {HIPDNN_CUDNN_PLUGIN_PATH, HIPDNN_CPU_REFERENCE_PLUGIN_PATH};
+    check(hipdnnSetEnginePluginPaths_ext(2, paths, HIPDNN_PLUGIN_LOADING_ABSOLUTE),
+          "hipdnnSetEnginePluginPaths_ext");
+    check(hipdnnCreateForDevice_ext(&_gpu, HIPDNN_DEVICE_TYPE_GPU_EXT, 0),
+          "hipdnnCreateForDevice_ext(GPU, 0)");
+    check(hipdnnCreateForDevice_ext(&_cpu, HIPDNN_DEVICE_TYPE_CPU_EXT, 0), "hipdnnCreateForDevice_ext(CPU)");
+}
+
+std::string Backend::run(hipdnnHandle_t handle, const std::vector<uint8_t>& graph,
+                         const std::map<int64_t, void*>& pointers, std::optional<int64_t> engineId,
+                         bool onDevice) {
+    try {
+        const Planned planned(handle, graph);
+        if (planned.resultCount == 0) {
+            return "no engine accepted the graph; declined:\n" + planned.declined();
+        }
+        (void)engineId;  // the preferred engine travels in the graph (GraphBuilder::setPreferredEngineId)
+        Descriptor config(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR);
+        int64_t filled = 0;
+        check(hipdnnBackendGetAttribute(planned.heuristics.handle, HIPDNN_ATTR_ENGINEHEUR_RESULTS,
+                                        HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &filled, &config.handle),
+              "get ENGINEHEUR_RESULTS");
+        check(hipdnnBackendFinalize(config.handle), "finalize ENGINECFG");
+        Descriptor plan(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
+        check(hipdnnBackendSetAttribute(plan.handle, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG,
+                                        HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &config.handle),
+              "set EXECUTION_PLAN_ENGINE_CONFIG");
+        check(hipdnnBackendFinalize(plan.handle), "finalize EXECUTION_PLAN");
+        int64_t workspaceSize = 0;
+        check(hipdnnBackendGetAttribute(plan.handle, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE,
+                                        HIPDNN_TYPE_INT64, 1, &filled, &workspaceSize),
+              "get EXECUTION_PLAN_WORKSPACE_SIZE");
+        std::vector<std::byte> hostWorkspace;
+        std::unique_ptr<DeviceBuffer> deviceWorkspace;
+        void* workspace = nullptr;
+        if (workspaceSize > 0) {
+            if (onDevice) {
+                deviceWorkspace = std::make_unique<DeviceBuffer>(static_cast<size_t>(workspaceSize));
+                workspace = deviceWorkspace->data();
+            } else {
+                hostWorkspace.resize(static_cast<size_t>(workspaceSize));
+                workspace = hostWorkspace.data();
+            }
+        }
+        std::vector<int64_t> uids;
+        std::vector<void*> data;
+        for (const auto& [uid, pointer] : pointers) {
+            uids.push_back(uid);
+            data.push_back(pointer);
+        }
+        Descriptor pack(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
+        check(hipdnnBackendSetAttribute(pack.handle, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64,
+                                        static_cast<int64_t>(uids.size()), uids.data()),
+              "set VARIANT_PACK_UNIQUE_IDS");
+        check(hipdnnBackendSetAttribute(pack.handle, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS,
+                                        HIPDNN_TYPE_VOID_PTR, static_cast<int64_t>(data.size()), data.data()),
+              "set VARIANT_PACK_DATA_POINTERS");
+        check(hipdnnBackendSetAttribute(pack.handle, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR,
+                                        1, &workspace),
+              "set VARIANT_PACK_WORKSPACE");
+        check(hipdnnBackendFinalize(pack.handle), "finalize VARIANT_PACK");
+        check(hipdnnBackendExecute(handle, plan.handle, pack.handle), "hipdnnBackendExecute");
+        if (onDevice) {
+            hipdnn_test_sdk::checkCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+        }
+    } catch (const std::exception& error) {
+        return error.what();
+    }
+    return {};
+}
+
+std::pair<std::vector<int64_t>, std::string> Backend::gpuHeuristics(const std::vector<uint8_t>& graph) {
+    const Planned planned(_gpu, graph);
+    return {std::vector<int64_t>(static_cast<size_t>(planned.resultCount)), planned.declined()};
+}
+
+void runReference(const std::vector<uint8_t>& graph, std::map<int64_t, HostTensor>& tensors) {
+    std::map<int64_t, void*> pointers;
+    for (auto& [uid, tensor] : tensors) {
+        pointers[uid] = tensor.bytes.data();
+    }
+    const std::string error =
+        Backend::instance().run(Backend::instance().cpu(), graph, pointers, std::nullopt, false);
+    ASSERT_EQ(error, "") << "CPU reference run failed";
+}
+
+void expectOutputsClose(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
+                        const std::map<int64_t, HostTensor>& expected,
+                        const std::map<int64_t, HostTensor>& actual, hipdnn_test_sdk::ToleranceOp op) {
+    for (int64_t uid : graph.outputUids()) {
+        const HostTensor& reference = expected.at(uid);
+        const HostTensor& result = actual.at(uid);
+        const auto tolerance = hipdnn_test_sdk::fixedTolerance(op, reference.type);
+        const hipdnn_test_sdk::ErasedTensorView want{reference.type, reference.bytes.data(), reference.dims,
+                                                     reference.strides};
+        const hipdnn_test_sdk::ErasedTensorView got{result.type, result.bytes.data(), result.dims,
+                                                    result.strides};
+        const auto report = hipdnn_test_sdk::allClose(want, got, tolerance);
+        EXPECT_TRUE(report.passed) << "output uid " << uid << " '" << graph.tensor(uid).name()->str()
+                                   << "': " << report.describe();
+    }
+}
+
+void expectMatchesReference(const GraphBuilder& builder, hipdnn_test_sdk::ToleranceOp op,
+                            const RunOptions& options) {
+    GraphBuilder configured = builder;
+    if (options.engineId) {
+        configured.setPreferredEngineId(*options.engineId);
+    }
+    const std::vector<uint8_t> bytes = configured.build();
+    const hipdnn_flatbuffers_sdk::GraphWrapper graph(bytes.data(), bytes.size());
+
+    std::map<int64_t, HostTensor> reference = makeHostTensors(graph, options.ranges);
+    std::map<int64_t, HostTensor> actual = reference;
+    ASSERT_NO_FATAL_FAILURE(runReference(bytes, reference));
+
+    std::map<int64_t, DeviceBuffer> device;
+    std::map<int64_t, void*> pointers;
+    const auto& outputs = graph.outputUids();
+    for (auto& [uid, host] : actual) {
+        DeviceBuffer& buffer = device.emplace(uid, DeviceBuffer(host.bytes.size())).first->second;
+        if (std::find(outputs.begin(), outputs.end(), uid) != outputs.end()) {
+            buffer.fillBytes(0xFF);  // NaN sentinel: an unwritten output cannot pass
+        } else {
+            buffer.copyFromHost(host.bytes.data());
+        }
+        pointers[uid] = buffer.data();
+    }
+    const std::string error =
+        Backend::instance().run(Backend::instance().gpu(), bytes, pointers, options.engineId, true);
+    ASSERT_EQ(error, "") << "cuDNN run failed";
+    for (auto& [uid, host] : actual) {
+        device.at(uid).copyToHost(host.bytes.data());
+    }
+    expectOutputsClose(graph, reference, actual, op);
+}
+
+// ---- The plugin's own C API ----
+
+namespace {
+
+class PluginApi {
+public:
+    static PluginApi& instance() {
+        static PluginApi api;
+        return api;
+    }
+    template <class F>
+    F symbol(const char* name) const {
+        void* address = dlsym(_library, name);
+        if (address == nullptr) {
+            throw std::runtime_error(std::string("the cuDNN plugin lacks ") + name);
+        }
+        return reinterpret_cast<F>(address);
+    }
+    std::string lastError() const {
+        const char* text = nullptr;
+        symbol<void (*)(const char**)>("hipdnnPluginGetLastErrorString")(&text);
+        return text == nullptr ? std::string() : text;
+    }
+    hipdnnEnginePluginHandle_t handle() const { return _handle; }
+
+private:
+    PluginApi() {
+        _library = dlopen(HIPDNN_CUDNN_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
+        if (_library == nullptr) {
+            throw std::runtime_error(std::string("cannot load the cuDNN plugin: ") + dlerror());
+        }
+        if (symbol<decltype(&hipdnnEnginePluginCreate)>("hipdnnEnginePluginCreate")(&_handle) !=
+            HIPDNN_PLUGIN_STATUS_SUCCESS) {
+            throw std::runtime_error("hipdnnEnginePluginCreate failed: " + lastError());
+        }
+    }
+    void* _library = nullptr;
+    hipdnnEnginePluginHandle_t _handle = nullptr;
+};
+
+#define PLUGIN_CALL(name, ...) PluginApi::instance().symbol<decltype(&name)>(#name)(__VA_ARGS__)
+
+}  // namespace
+
+std::vector<KnobSummary> pluginKnobs(const std::vector<uint8_t>& graph, int64_t engineId) {
+    const PluginApi& api = PluginApi::instance();
+    const hipdnnPluginConstData_t graphData{graph.data(), graph.size()};
+    hipdnnPluginConstData_t details{};
+    std::vector<KnobSummary> knobs;
+    if (PLUGIN_CALL(hipdnnEnginePluginGetEngineDetails, api.handle(), engineId, &graphData, &details) !=
+        HIPDNN_PLUGIN_STATUS_SUCCESS) {
+        ADD_FAILURE() << "GetEngineDetails failed: " << api.lastError();
+        return knobs;
+    }
+    const auto* table = flatbuffers::GetRoot<fb::EngineDetails>(details.ptr);
+    EXPECT_NE(table->knobs(), nullptr) << "the engine details list no knobs";
+    for (size_t i = 0; table->knobs() != nullptr && i < table->knobs()->size(); ++i) {
+        const auto* knob = table->knobs()->Get(static_cast<flatbuffers::uoffset_t>(i));
+        KnobSummary summary{knob->knob_id()->str(), {}};
+        if (const auto* constraint = knob->constraint_as_IntConstraint();
+            constraint != nullptr && constraint->valid_values() != nullptr) {
+            summary.validValues.assign(constraint->valid_values()->begin(),
+                                       constraint->valid_values()->end());
+        }
+        knobs.push_back(std::move(summary));
+    }
+    EXPECT_EQ(PLUGIN_CALL(hipdnnEnginePluginDestroyEngineDetails, api.handle(), &details),
+              HIPDNN_PLUGIN_STATUS_SUCCESS);
+    return knobs;
+}
+
+void runThroughPlugin(const std::vector<uint8_t>& graph, std::map<int64_t, HostTensor>& tensors,
+                      const PluginRun& run) {
+    const PluginApi& api = PluginApi::instance();
+    std::vector<hipdnn_flatbuffers_sdk::KnobSetting> settings;
+    for (const auto& [id, value] : run.intKnobs) {
+        settings.push_back({id, value});
+    }
+    for (const auto& [id, value] : run.stringKnobs) {
+        settings.push_back({id, value});
+    }
+    const auto config =
+        hipdnn_flatbuffers_sdk::makeEngineConfig(hipdnn_data_sdk::utilities::CUDNN_ENGINE_ID, settings);
+    const hipdnnPluginConstData_t graphData{graph.data(), graph.size()};
+    const hipdnnPluginConstData_t configData{config.data(), config.size()};
+    hipdnnEnginePluginExecutionContext_t context = nullptr;
+    const hipdnnPluginStatus_t created = PLUGIN_CALL(hipdnnEnginePluginCreateExecutionContext, api.handle(),
+                                                     &configData, &graphData, &context);
+    if (created != HIPDNN_PLUGIN_STATUS_SUCCESS && run.createError != nullptr) {
+        *run.createError = api.lastError();
+        return;
+    }
+    ASSERT_EQ(created, HIPDNN_PLUGIN_STATUS_SUCCESS) << api.lastError();
+    if (run.roundTripSerialization) {
+        hipdnnPluginConstData_t serialized{};
+        ASSERT_EQ(
+            PLUGIN_CALL(hipdnnEnginePluginSerializeExecutionContext, api.handle(), context, &serialized),
+            HIPDNN_PLUGIN_STATUS_SUCCESS)
+            << api.lastError();
+        EXPECT_EQ(PLUGIN_CALL(hipdnnEnginePluginDestroyExecutionContext, api.handle(), context),
+                  HIPDNN_PLUGIN_STATUS_SUCCESS);
+        context = nullptr;
+        const hipdnnPluginStatus_t status = PLUGIN_CALL(
+            hipdnnEnginePluginCreateExecutionContextFromSerialized, api.handle(), &serialized, &context);
+        EXPECT_EQ(PLUGIN_CALL(hipdnnEnginePluginDestroySerializedExecutionContext, api.handle(), &serialized),
+                  HIPDNN_PLUGIN_STATUS_SUCCESS);
+        ASSERT_EQ(status, HIPDNN_PLUGIN_STATUS_SUCCESS) << api.lastError();
+    }
+    size_t workspaceSize = 0;
+    EXPECT_EQ(PLUGIN_CALL(hipdnnEnginePluginGetWorkspaceSizeFromExecutionContext, api.handle(), context,
+                          &workspaceSize),
+              HIPDNN_PLUGIN_STATUS_SUCCESS);
+    DeviceBuffer workspace(workspaceSize);
+    std::map<int64_t, DeviceBuffer> device;
+    std::vector<hipdnnPluginDeviceBuffer_t> buffers;
+    for (auto& [uid, host] : tensors) {
+        DeviceBuffer& buffer = device.emplace(uid, DeviceBuffer(host.bytes.size())).first->second;
+        buffer.copyFromHost(host.bytes.data());
+        buffers.push_back({uid, buffer.data()});
+    }
+    const hipdnnPluginStatus_t status =
+        PLUGIN_CALL(hipdnnEnginePluginExecuteOpGraph, api.handle(), context, workspace.data(), buffers.data(),
+                    static_cast<uint32_t>(buffers.size()));
+    const std::string error = status == HIPDNN_PLUGIN_STATUS_SUCCESS ? "" : api.lastError();
+    hipdnn_test_sdk::checkCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    EXPECT_EQ(PLUGIN_CALL(hipdnnEnginePluginDestroyExecutionContext, api.handle(), context),
+              HIPDNN_PLUGIN_STATUS_SUCCESS);
+    ASSERT_EQ(error, "") << "ExecuteOpGraph failed";
+    for (auto& [uid, host] : tensors) {
+        device.at(uid).copyToHost(host.bytes.data());
+    }
+}
+
+}  // namespace cudnn_integration

@@ -1,0 +1,127 @@
+// cuDNN engine configurations: the deterministic engine, cudnn.engine.index and
+// cudnn.heuristics.mode knobs, plan serialization, and declines that carry cuDNN's reason.
+#include "CudnnHarness.hpp"
+
+#include <hipdnn_data_sdk/utilities/EngineNames.hpp>
+#include <hipdnn_test_sdk/SkipIfNoDevice.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace cudnn_integration {
+namespace {
+
+using hipdnn_test_sdk::ToleranceOp;
+
+GraphBuilder wgradGraph() {
+    const std::vector<int64_t> x = {2, 16, 10, 10}, w = {16, 16, 3, 3};
+    GraphBuilder builder("wgrad");
+    builder.addTensor(1, "x", fb::DataType::HALF, x, layoutStrides(x, true))
+        .addTensor(2, "dy", fb::DataType::HALF, x, layoutStrides(x, true))
+        .addTensor(3, "dw", fb::DataType::HALF, w, layoutStrides(w, true))
+        .addConvWgrad("wgrad", 1, 2, 3, {{1, 1}, {1, 1}, {1, 1}, {1, 1}});
+    return builder;
+}
+
+GraphBuilder fpropGraph() {
+    const std::vector<int64_t> x = {1, 32, 14, 14}, w = {32, 32, 3, 3};
+    GraphBuilder builder("fprop");
+    builder.addTensor(1, "x", fb::DataType::BFLOAT16, x, layoutStrides(x, true))
+        .addTensor(2, "w", fb::DataType::BFLOAT16, w, layoutStrides(w, true))
+        .addTensor(3, "y", fb::DataType::BFLOAT16, x, layoutStrides(x, true))
+        .addConvFprop("conv", 1, 2, 3, {{1, 1}, {1, 1}, {1, 1}, {1, 1}});
+    return builder;
+}
+
+TEST(SmokeCudnnEngineConfigs, DeterministicEngineMatchesReference) {
+    SKIP_IF_NO_DEVICE();
+    RunOptions options;
+    options.engineId = hipdnn_data_sdk::utilities::CUDNN_ENGINE_DETERMINISTIC_ID;
+    expectMatchesReference(wgradGraph(), ToleranceOp::ConvolutionWrw, options);
+}
+
+TEST(SmokeCudnnEngineConfigs, EngineDetailsPublishTheKnobs) {
+    SKIP_IF_NO_DEVICE();
+    const std::vector<uint8_t> bytes = fpropGraph().build();
+    const std::vector<KnobSummary> knobs = pluginKnobs(bytes, hipdnn_data_sdk::utilities::CUDNN_ENGINE_ID);
+    const auto find = [&](const std::string& id) {
+        return std::find_if(knobs.begin(), knobs.end(),
+                            [&](const KnobSummary& knob) { return knob.id == id; });
+    };
+    ASSERT_NE(find("cudnn.heuristics.mode"), knobs.end());
+    const auto index = find("cudnn.engine.index");
+    ASSERT_NE(index, knobs.end());
+    EXPECT_FALSE(index->validValues.empty());
+    EXPECT_TRUE(std::any_of(knobs.begin(), knobs.end(), [](const KnobSummary& knob) {
+        return knob.id.starts_with("cudnn.knob.");
+    })) << "no pass-through cuDNN knob was published";
+}
+
+TEST(SmokeCudnnEngineConfigs, EveryPublishedEngineIndexRunsCorrectly) {
+    SKIP_IF_NO_DEVICE();
+    const std::vector<uint8_t> bytes = fpropGraph().build();
+    const hipdnn_flatbuffers_sdk::GraphWrapper graph(bytes.data(), bytes.size());
+    const std::vector<KnobSummary> knobs = pluginKnobs(bytes, hipdnn_data_sdk::utilities::CUDNN_ENGINE_ID);
+    const auto index = std::find_if(knobs.begin(), knobs.end(),
+                                    [](const KnobSummary& knob) { return knob.id == "cudnn.engine.index"; });
+    ASSERT_NE(index, knobs.end());
+    std::map<int64_t, HostTensor> reference = makeHostTensors(graph);
+    const std::map<int64_t, HostTensor> inputs = reference;
+    ASSERT_NO_FATAL_FAILURE(runReference(bytes, reference));
+    // Bounded: every plan may compile kernels.
+    constexpr size_t kMaxEngines = 6;
+    int ran = 0;
+    for (size_t i = 0; i < std::min(index->validValues.size(), kMaxEngines); ++i) {
+        const int64_t engine = index->validValues[i];
+        // An index only heuristics mode FALLBACK ranks is planned under that mode.
+        std::string declinedUnderA;
+        for (const char* mode : {"A", "FALLBACK"}) {
+            SCOPED_TRACE("cudnn.engine.index " + std::to_string(engine) + " mode " + mode);
+            std::map<int64_t, HostTensor> actual = inputs;
+            PluginRun run;
+            run.intKnobs = {{"cudnn.engine.index", engine}};
+            run.stringKnobs = {{"cudnn.heuristics.mode", mode}};
+            std::string createError;
+            run.createError = std::string(mode) == "A" ? &declinedUnderA : nullptr;
+            ASSERT_NO_FATAL_FAILURE(runThroughPlugin(bytes, actual, run));
+            if (run.createError != nullptr && !declinedUnderA.empty()) {
+                continue;
+            }
+            expectOutputsClose(graph, reference, actual, ToleranceOp::ConvolutionFwd);
+            ++ran;
+            break;
+        }
+    }
+    EXPECT_GT(ran, 0);
+}
+
+TEST(SmokeCudnnEngineConfigs, SerializedPlanRunsCorrectly) {
+    SKIP_IF_NO_DEVICE();
+    const std::vector<uint8_t> bytes = fpropGraph().build();
+    const hipdnn_flatbuffers_sdk::GraphWrapper graph(bytes.data(), bytes.size());
+    std::map<int64_t, HostTensor> reference = makeHostTensors(graph);
+    std::map<int64_t, HostTensor> actual = reference;
+    ASSERT_NO_FATAL_FAILURE(runReference(bytes, reference));
+    PluginRun run;
+    run.roundTripSerialization = true;
+    ASSERT_NO_FATAL_FAILURE(runThroughPlugin(bytes, actual, run));
+    expectOutputsClose(graph, reference, actual, ToleranceOp::ConvolutionFwd);
+}
+
+TEST(SmokeCudnnEngineConfigs, UnmappedGraphIsDeclinedWithTheReason) {
+    SKIP_IF_NO_DEVICE();
+    GraphBuilder builder("pool");
+    builder.addTensor(1, "x", fb::DataType::FLOAT, {1, 2, 4, 4})
+        .addTensor(2, "y", fb::DataType::FLOAT, {1, 2, 2, 2})
+        .addResample("maxpool", 1, 2, {fb::ResampleMode::MAXPOOL, {0, 0}, {0, 0}, {2, 2}, {2, 2}});
+    const auto [ranked, declined] = Backend::instance().gpuHeuristics(builder.build());
+    EXPECT_TRUE(ranked.empty());
+    EXPECT_NE(declined.find("CUDNN_ENGINE"), std::string::npos) << declined;
+    EXPECT_NE(declined.find("node 0 'maxpool': ResampleFwdAttributes is not mapped to the cuDNN graph API"),
+              std::string::npos)
+        << declined;
+}
+
+}  // namespace
+}  // namespace cudnn_integration

@@ -1,0 +1,89 @@
+// Matmul (+ bias + activation) and pointwise chains on the GPU against the CPU reference.
+#include "CudnnHarness.hpp"
+
+#include <hipdnn_test_sdk/SkipIfNoDevice.hpp>
+
+#include <gtest/gtest.h>
+
+namespace cudnn_integration {
+namespace {
+
+using hipdnn_test_sdk::ToleranceOp;
+
+std::string typeName(const testing::TestParamInfo<fb::DataType>& info) {
+    return fb::EnumNameDataType(info.param);
+}
+
+class MatmulTest : public testing::TestWithParam<fb::DataType> {};
+
+TEST_P(MatmulTest, BatchedMatmul) {
+    SKIP_IF_NO_DEVICE();
+    const fb::DataType type = GetParam();
+    GraphBuilder builder("matmul");
+    builder.addTensor(1, "a", type, {4, 32, 64})
+        .addTensor(2, "b", type, {4, 64, 48})
+        .addTensor(3, "c", type, {4, 32, 48})
+        .addMatmul("matmul", 1, 2, 3);
+    expectMatchesReference(builder, ToleranceOp::Matmul);
+}
+
+TEST_P(MatmulTest, MatmulBiasRelu) {
+    SKIP_IF_NO_DEVICE();
+    const fb::DataType type = GetParam();
+    GraphBuilder builder("matmul_bias_relu");
+    builder.addTensor(1, "a", type, {1, 64, 128})
+        .addTensor(2, "b", type, {1, 128, 64})
+        .addTensor(3, "mm", fb::DataType::FLOAT, {1, 64, 64}, {}, true)
+        .addTensor(4, "bias", type, {1, 1, 64})
+        .addTensor(5, "biased", fb::DataType::FLOAT, {1, 64, 64}, {}, true)
+        .addTensor(6, "c", type, {1, 64, 64})
+        .addMatmul("matmul", 1, 2, 3)
+        .addPointwise("bias", fb::PointwiseMode::ADD, 3, 5, 4)
+        .addPointwise("relu", fb::PointwiseMode::RELU_FWD, 5, 6);
+    expectMatchesReference(builder, ToleranceOp::Matmul);
+}
+
+INSTANTIATE_TEST_SUITE_P(Smoke, MatmulTest,
+                         testing::Values(fb::DataType::FLOAT, fb::DataType::HALF, fb::DataType::BFLOAT16),
+                         typeName);
+
+class PointwiseTest : public testing::TestWithParam<fb::DataType> {};
+
+// y = relu(x * alpha + b): a scalar by value, a full tensor, an activation.
+TEST_P(PointwiseTest, ScaleAddReluChain) {
+    SKIP_IF_NO_DEVICE();
+    const fb::DataType type = GetParam();
+    const std::vector<int64_t> dims = {2, 8, 6, 6};
+    const auto nhwc = layoutStrides(dims, true);
+    GraphBuilder builder("pointwise_chain");
+    builder.addTensor(1, "x", type, dims, nhwc)
+        .addScalar(2, "alpha", fb::DataType::FLOAT, 1.5)
+        .addTensor(3, "scaled", fb::DataType::FLOAT, dims, nhwc, true)
+        .addTensor(4, "b", type, dims, nhwc)
+        .addTensor(5, "sum", fb::DataType::FLOAT, dims, nhwc, true)
+        .addTensor(6, "y", type, dims, nhwc)
+        .addPointwise("scale", fb::PointwiseMode::MUL, 1, 3, 2)
+        .addPointwise("add", fb::PointwiseMode::ADD, 3, 5, 4)
+        .addPointwise("relu", fb::PointwiseMode::RELU_FWD, 5, 6);
+    expectMatchesReference(builder, ToleranceOp::Pointwise);
+}
+
+TEST_P(PointwiseTest, SigmoidOfBroadcastSub) {
+    SKIP_IF_NO_DEVICE();
+    const fb::DataType type = GetParam();
+    GraphBuilder builder("pointwise_broadcast");
+    builder.addTensor(1, "x", type, {2, 8, 4, 4})
+        .addTensor(2, "mean", type, {1, 8, 1, 1})
+        .addTensor(3, "centered", fb::DataType::FLOAT, {2, 8, 4, 4}, {}, true)
+        .addTensor(4, "y", type, {2, 8, 4, 4})
+        .addPointwise("sub", fb::PointwiseMode::SUB, 1, 3, 2)
+        .addPointwise("sigmoid", fb::PointwiseMode::SIGMOID_FWD, 3, 4);
+    expectMatchesReference(builder, ToleranceOp::Pointwise);
+}
+
+INSTANTIATE_TEST_SUITE_P(Smoke, PointwiseTest,
+                         testing::Values(fb::DataType::FLOAT, fb::DataType::HALF, fb::DataType::BFLOAT16),
+                         typeName);
+
+}  // namespace
+}  // namespace cudnn_integration

@@ -1,0 +1,194 @@
+#include "CudnnExecutionContext.hpp"
+
+#include "CudnnHandle.hpp"
+
+#include <hipdnn_plugin_sdk/PluginError.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+#include <string_view>
+
+namespace hipdnn_cudnn_plugin {
+
+namespace {
+
+// Serialized form: magic, format version, the plan's tensor bindings and cuDNN's JSON.
+constexpr std::string_view kMagic = "HDNNCUDN";
+constexpr uint32_t kFormatVersion = 1;
+
+class Writer {
+public:
+    template <class T>
+    void put(const T& value) {
+        const auto* raw = reinterpret_cast<const uint8_t*>(&value);
+        _bytes.insert(_bytes.end(), raw, raw + sizeof(T));
+    }
+    void putBytes(const void* data, size_t size) {
+        const auto* raw = static_cast<const uint8_t*>(data);
+        _bytes.insert(_bytes.end(), raw, raw + size);
+    }
+    std::vector<uint8_t> release() { return std::move(_bytes); }
+
+private:
+    std::vector<uint8_t> _bytes;
+};
+
+class Reader {
+public:
+    explicit Reader(std::span<const uint8_t> bytes) : _bytes(bytes) {}
+    template <class T>
+    T get() {
+        T value{};
+        std::memcpy(&value, take(sizeof(T)), sizeof(T));
+        return value;
+    }
+    const uint8_t* take(size_t size) {
+        if (size > _bytes.size() - _offset) {
+            throw hipdnn_plugin_sdk::PluginError(
+                HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+                "serialized cuDNN execution context is truncated at byte " + std::to_string(_offset));
+        }
+        const uint8_t* start = _bytes.data() + _offset;
+        _offset += size;
+        return start;
+    }
+
+private:
+    std::span<const uint8_t> _bytes;
+    size_t _offset = 0;
+};
+
+}  // namespace
+
+PlanBindings PlanBindings::fromSpec(const CudnnGraphSpec& spec) {
+    std::set<int64_t> used;
+    for (const OperationSpec& operation : spec.operations) {
+        for (const TensorPort& port : operation.ports) {
+            used.insert(port.uids.begin(), port.uids.end());
+        }
+    }
+    PlanBindings bindings;
+    for (int64_t uid : used) {
+        const TensorSpec& tensor = spec.tensors.at(uid);
+        if (tensor.isVirtual) {
+            continue;
+        }
+        if (tensor.byValue) {
+            bindings.scalars.emplace_back(uid, *tensor.byValue);
+        } else {
+            bindings.deviceUids.push_back(uid);
+        }
+    }
+    return bindings;
+}
+
+CudnnExecutionContext::CudnnExecutionContext(std::shared_ptr<CudnnPlan> plan, PlanBindings bindings,
+                                             std::shared_ptr<void> keepAlive)
+    : _plan(std::move(plan)), _bindings(std::move(bindings)), _keepAlive(std::move(keepAlive)) {
+    _uids = _bindings.deviceUids;
+    _pointers.assign(_uids.size(), nullptr);
+    _scalarValues.reserve(_bindings.scalars.size());
+    for (const auto& [uid, value] : _bindings.scalars) {
+        _uids.push_back(uid);
+        _scalarValues.push_back(value);
+    }
+    // cuDNN reads by-value scalars through host pointers; _scalarValues never reallocates again.
+    for (float& value : _scalarValues) {
+        _pointers.push_back(&value);
+    }
+}
+
+void CudnnExecutionContext::execute(hipdnn_plugin_sdk::PluginHandleBase& handle, void* workspace,
+                                    const hipdnn_plugin_sdk::DeviceBuffers& buffers) {
+    auto& cudnnHandle = static_cast<CudnnHandle&>(handle);
+    std::lock_guard lock(_mutex);
+    bool changed = !_variantPack.has_value() || workspace != _variantPackWorkspace;
+    for (size_t i = 0; i < _bindings.deviceUids.size(); ++i) {
+        void* pointer = buffers.pointer(_bindings.deviceUids[i]);
+        changed = changed || pointer != _pointers[i];
+        _pointers[i] = pointer;
+    }
+    if (changed) {
+        // A finalized variant pack is immutable, so new pointers need a new one.
+        _variantPack.reset();
+        CudnnDescriptor pack(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
+        pack.set(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, static_cast<int64_t>(_uids.size()),
+                 _uids.data());
+        pack.set(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR,
+                 static_cast<int64_t>(_pointers.size()), _pointers.data());
+        pack.set(CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &workspace);
+        pack.finalize("VARIANT_PACK");
+        _variantPack = std::move(pack);
+        _variantPackWorkspace = workspace;
+    }
+    const cudnnStatus_t status = cudnnBackendExecute(cudnnHandle.cudnn(), _plan->get(), _variantPack->get());
+    if (status != CUDNN_STATUS_SUCCESS) {
+        throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR,
+                                             "cudnnBackendExecute failed: " + describeCudnnStatus(status));
+    }
+}
+
+std::vector<uint8_t> CudnnExecutionContext::serialize() const {
+    std::string json;
+    try {
+        json = _plan->json();
+    } catch (const CudnnError& error) {
+        throw hipdnn_plugin_sdk::PluginError(
+            HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE,
+            std::string("this cuDNN plan cannot be serialized: ") + error.what());
+    }
+    Writer writer;
+    writer.putBytes(kMagic.data(), kMagic.size());
+    writer.put(kFormatVersion);
+    writer.put(static_cast<uint64_t>(_bindings.deviceUids.size()));
+    for (int64_t uid : _bindings.deviceUids) {
+        writer.put(uid);
+    }
+    writer.put(static_cast<uint64_t>(_bindings.scalars.size()));
+    for (const auto& [uid, value] : _bindings.scalars) {
+        writer.put(uid);
+        writer.put(value);
+    }
+    writer.put(static_cast<uint64_t>(json.size()));
+    writer.putBytes(json.data(), json.size());
+    return writer.release();
+}
+
+std::unique_ptr<CudnnExecutionContext> CudnnExecutionContext::deserialize(cudnnHandle_t handle,
+                                                                          std::span<const uint8_t> bytes) {
+    Reader reader(bytes);
+    if (std::memcmp(reader.take(kMagic.size()), kMagic.data(), kMagic.size()) != 0) {
+        throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+                                             "bytes are not a serialized cuDNN execution context");
+    }
+    const auto version = reader.get<uint32_t>();
+    if (version != kFormatVersion) {
+        throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+                                             "serialized cuDNN execution context has format version " +
+                                                 std::to_string(version) + ", expected " +
+                                                 std::to_string(kFormatVersion));
+    }
+    PlanBindings bindings;
+    const auto deviceCount = reader.get<uint64_t>();
+    for (uint64_t i = 0; i < deviceCount; ++i) {
+        bindings.deviceUids.push_back(reader.get<int64_t>());
+    }
+    const auto scalarCount = reader.get<uint64_t>();
+    for (uint64_t i = 0; i < scalarCount; ++i) {
+        const auto uid = reader.get<int64_t>();
+        bindings.scalars.emplace_back(uid, reader.get<float>());
+    }
+    const auto jsonSize = reader.get<uint64_t>();
+    const auto* json = reinterpret_cast<const char*>(reader.take(jsonSize));
+    std::shared_ptr<CudnnPlan> plan;
+    try {
+        plan = std::make_shared<CudnnPlan>(handle, std::string(json, jsonSize));
+    } catch (const CudnnError& error) {
+        throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE,
+                                             std::string("cannot rebuild the cuDNN plan: ") + error.what());
+    }
+    return std::make_unique<CudnnExecutionContext>(std::move(plan), std::move(bindings), nullptr);
+}
+
+}  // namespace hipdnn_cudnn_plugin

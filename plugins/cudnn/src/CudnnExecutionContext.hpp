@@ -1,0 +1,61 @@
+// An execution context: one built cuDNN execution plan plus what execute needs to bind the
+// variant pack quickly. Everything costly (operation graph, heuristics, plan) happens when the
+// context is created; execute only fills the data pointers, reusing the previous call's
+// finalized variant pack when the pointers are the same.
+#pragma once
+
+#include "CudnnEngineConfigs.hpp"
+#include "CudnnGraphSpec.hpp"
+
+#include <hipdnn_plugin_sdk/IExecutionContext.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace hipdnn_cudnn_plugin {
+
+/// The tensors a plan reads and writes: device tensors by uid, and pass-by-value scalars.
+struct PlanBindings {
+    std::vector<int64_t> deviceUids;
+    std::vector<std::pair<int64_t, float>> scalars;
+
+    /// The non-virtual tensors the spec's operations use, in uid order.
+    static PlanBindings fromSpec(const CudnnGraphSpec& spec);
+};
+
+class CudnnExecutionContext final : public hipdnn_plugin_sdk::IExecutionContext {
+public:
+    /// `keepAlive` holds whatever the plan's descriptors were built from (may be null).
+    CudnnExecutionContext(std::shared_ptr<CudnnPlan> plan, PlanBindings bindings,
+                          std::shared_ptr<void> keepAlive);
+
+    std::size_t workspaceSize() const override { return static_cast<std::size_t>(_plan->workspaceSize()); }
+    void execute(hipdnn_plugin_sdk::PluginHandleBase& handle, void* workspace,
+                 const hipdnn_plugin_sdk::DeviceBuffers& buffers) override;
+    std::vector<uint8_t> serialize() const override;
+
+    /// Inverse of serialize(); throws PluginError(BAD_PARAM) on malformed bytes and
+    /// PluginError(NOT_APPLICABLE) when this cuDNN cannot rebuild the plan.
+    static std::unique_ptr<CudnnExecutionContext> deserialize(cudnnHandle_t handle,
+                                                              std::span<const uint8_t> bytes);
+
+private:
+    std::shared_ptr<CudnnPlan> _plan;
+    PlanBindings _bindings;
+    std::shared_ptr<void> _keepAlive;
+
+    // Variant pack arrays: device uids first, then the scalars (whose pointers are fixed).
+    std::vector<int64_t> _uids;
+    std::vector<void*> _pointers;
+    std::vector<float> _scalarValues;
+
+    std::mutex _mutex;
+    std::optional<CudnnDescriptor> _variantPack;
+    void* _variantPackWorkspace = nullptr;
+};
+
+}  // namespace hipdnn_cudnn_plugin

@@ -1,0 +1,113 @@
+// The cuDNN graph a hipdnn graph translates to, described as plain data: tensors and operations
+// with their cuDNN attributes. Translation (GraphTranslator) produces it without calling cuDNN,
+// so it is unit-testable on machines without a GPU; CudnnOperationGraph turns it into backend
+// descriptors.
+#pragma once
+
+#include <cudnn_graph.h>
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace hipdnn_cudnn_plugin {
+
+/// A graph (or one node of it) that the cuDNN mapping cannot express; the message is the decline
+/// reason reported to the backend.
+class TranslationError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// One cuDNN backend attribute value, stored as the raw element array cudnnBackendSetAttribute
+/// takes.
+struct Attribute {
+    cudnnBackendAttributeName_t name{};
+    cudnnBackendAttributeType_t type{};
+    int64_t count = 0;
+    std::vector<uint8_t> bytes;
+
+    template <class T>
+    static Attribute of(cudnnBackendAttributeName_t name, cudnnBackendAttributeType_t type,
+                        const std::vector<T>& values) {
+        Attribute attribute{name, type, static_cast<int64_t>(values.size()), {}};
+        attribute.bytes.resize(values.size() * sizeof(T));
+        if (!values.empty()) {
+            std::memcpy(attribute.bytes.data(), values.data(), attribute.bytes.size());
+        }
+        return attribute;
+    }
+    template <class T>
+    static Attribute scalar(cudnnBackendAttributeName_t name, cudnnBackendAttributeType_t type, T value) {
+        return of(name, type, std::vector<T>{value});
+    }
+
+    /// The first element reinterpreted as T (for tests and diagnostics).
+    template <class T>
+    T first() const {
+        T value{};
+        std::memcpy(&value, bytes.data(), sizeof(T));
+        return value;
+    }
+};
+
+/// A cuDNN tensor: dims and strides already brought to the rank cuDNN needs.
+struct TensorSpec {
+    int64_t uid = 0;
+    std::string name;
+    cudnnDataType_t dataType = CUDNN_DATA_FLOAT;
+    std::vector<int64_t> dims;
+    std::vector<int64_t> strides;
+    bool isVirtual = false;
+    /// Pass-by-value scalar: the value travels in host memory through the variant pack.
+    std::optional<float> byValue;
+};
+
+/// A descriptor an operation refers to (convolution, pointwise, matmul, reduction descriptor).
+struct SubDescriptorSpec {
+    cudnnBackendDescriptorType_t type{};
+    std::vector<Attribute> attributes;
+};
+
+/// A tensor port of an operation: the attribute and the uid(s) of the tensor(s) it names.
+struct TensorPort {
+    cudnnBackendAttributeName_t attribute{};
+    std::vector<int64_t> uids;
+};
+
+struct OperationSpec {
+    cudnnBackendDescriptorType_t type{};
+    /// Index and name of the hipdnn node it came from, and a short label such as
+    /// "POINTWISE RELU_FWD", for error messages.
+    int64_t nodeIndex = 0;
+    std::string nodeName;
+    std::string label;
+    std::vector<TensorPort> ports;
+    std::vector<Attribute> attributes;
+    /// The sub-descriptor and the attribute that names it, when the operation has one.
+    std::optional<SubDescriptorSpec> subDescriptor;
+    cudnnBackendAttributeName_t subDescriptorAttribute{};
+
+    const TensorPort* port(cudnnBackendAttributeName_t attribute) const {
+        for (const TensorPort& candidate : ports) {
+            if (candidate.attribute == attribute) {
+                return &candidate;
+            }
+        }
+        return nullptr;
+    }
+};
+
+struct CudnnGraphSpec {
+    std::map<int64_t, TensorSpec> tensors;
+    std::vector<OperationSpec> operations;
+
+    /// "node 2 'relu' POINTWISE RELU_FWD; node 3 ..." for decline reasons.
+    std::string describeOperations() const;
+};
+
+}  // namespace hipdnn_cudnn_plugin

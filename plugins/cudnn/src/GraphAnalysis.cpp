@@ -1,0 +1,170 @@
+#include "GraphAnalysis.hpp"
+
+#include "EnumMapping.hpp"
+#include "GraphTranslator.hpp"
+
+#include <hipdnn_plugin_sdk/PluginError.hpp>
+
+#include <algorithm>
+
+namespace hipdnn_cudnn_plugin {
+
+namespace {
+
+// Building a plan can compile kernels (runtime fusion engines); trying every configuration of a
+// long heuristics list would make a decline very slow, so only the best few are tried.
+constexpr size_t kMaxPlanAttempts = 8;
+
+std::vector<KnobChoice> mergeChoices(std::vector<KnobChoice> base, const std::vector<KnobChoice>& overrides) {
+    for (const KnobChoice& override : overrides) {
+        auto existing = std::find_if(base.begin(), base.end(),
+                                     [&](const KnobChoice& choice) { return choice.type == override.type; });
+        if (existing != base.end()) {
+            existing->value = override.value;
+        } else {
+            base.push_back(override);
+        }
+    }
+    return base;
+}
+
+[[noreturn]] void notApplicable(const std::string& message) {
+    throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE, message);
+}
+
+}  // namespace
+
+std::string PlanRequest::key() const {
+    std::string text(heuristicModeName(mode));
+    text += deterministic ? "|det|" : "|any|";
+    text += engineIndex ? std::to_string(*engineIndex) : std::string("auto");
+    for (const KnobChoice& choice : knobOverrides) {
+        text += '|';
+        text += std::to_string(choice.type);
+        text += '=';
+        text += std::to_string(choice.value);
+    }
+    return text;
+}
+
+GraphAnalysis::GraphAnalysis(cudnnHandle_t handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) {
+    try {
+        _spec = translateGraph(graph);
+        _operationGraph = std::make_unique<CudnnOperationGraph>(handle, _spec);
+    } catch (const TranslationError& error) {
+        _declineReason = error.what();
+    } catch (const CudnnError& error) {
+        _declineReason = error.what();
+    }
+}
+
+std::vector<EngineConfigCandidate> GraphAnalysis::candidates(cudnnBackendHeurMode_t mode,
+                                                             bool deterministic) {
+    std::lock_guard lock(_mutex);
+    auto found = _candidates.find(static_cast<int>(mode));
+    if (found == _candidates.end()) {
+        found =
+            _candidates.emplace(static_cast<int>(mode), queryHeuristics(_operationGraph->descriptor(), mode))
+                .first;
+    }
+    std::vector<EngineConfigCandidate> selected;
+    for (const EngineConfigCandidate& candidate : found->second) {
+        if (!deterministic || !candidate.nondeterministic) {
+            selected.push_back(candidate);
+        }
+    }
+    return selected;
+}
+
+std::vector<KnobInfo> GraphAnalysis::knobInfos(int64_t globalIndex) {
+    std::lock_guard lock(_mutex);
+    auto found = _knobInfos.find(globalIndex);
+    if (found == _knobInfos.end()) {
+        found =
+            _knobInfos.emplace(globalIndex, queryKnobInfos(_operationGraph->descriptor(), globalIndex)).first;
+    }
+    return found->second;
+}
+
+std::shared_ptr<CudnnPlan> GraphAnalysis::plan(cudnnHandle_t handle, const PlanRequest& request) {
+    if (!translated()) {
+        notApplicable(_declineReason);
+    }
+    const std::string key = request.key();
+    {
+        std::lock_guard lock(_mutex);
+        if (auto found = _plans.find(key); found != _plans.end()) {
+            return found->second;
+        }
+        if (auto failed = _planFailures.find(key); failed != _planFailures.end()) {
+            notApplicable(failed->second);
+        }
+    }
+    try {
+        std::shared_ptr<CudnnPlan> built = buildPlan(handle, request);
+        std::lock_guard lock(_mutex);
+        return _plans.emplace(key, std::move(built)).first->second;
+    } catch (const hipdnn_plugin_sdk::PluginError& error) {
+        std::lock_guard lock(_mutex);
+        _planFailures.emplace(key, error.what());
+        throw;
+    }
+}
+
+std::shared_ptr<CudnnPlan> GraphAnalysis::buildPlan(cudnnHandle_t handle, const PlanRequest& request) {
+    const std::string modeName(heuristicModeName(request.mode));
+    const std::string kind =
+        request.deterministic ? "deterministic engine configuration" : "engine configuration";
+    std::vector<EngineConfigCandidate> options;
+    try {
+        options = candidates(request.mode, request.deterministic);
+    } catch (const CudnnError& error) {
+        notApplicable(std::string("cuDNN heuristics failed: ") + error.what() + " [" +
+                      _spec.describeOperations() + "]");
+    }
+    if (options.empty()) {
+        notApplicable("cuDNN heuristics mode " + modeName + " returned no " + kind + " for this graph [" +
+                      _spec.describeOperations() + "]");
+    }
+    if (request.engineIndex) {
+        std::string valid;
+        std::vector<EngineConfigCandidate> chosen;
+        for (const EngineConfigCandidate& candidate : options) {
+            if (!valid.empty()) {
+                valid += ", ";
+            }
+            valid += std::to_string(candidate.globalIndex);
+            if (candidate.globalIndex == *request.engineIndex) {
+                chosen.push_back(candidate);
+            }
+        }
+        if (chosen.empty()) {
+            notApplicable("cuDNN engine " + std::to_string(*request.engineIndex) + " is not among the " +
+                          kind + "s heuristics mode " + modeName + " returns for this graph (" + valid + ")");
+        }
+        options = std::move(chosen);
+    }
+    std::string failures;
+    const size_t attempts = std::min(options.size(), kMaxPlanAttempts);
+    for (size_t i = 0; i < attempts; ++i) {
+        const EngineConfigCandidate& candidate = options[i];
+        try {
+            if (request.knobOverrides.empty()) {
+                return std::make_shared<CudnnPlan>(handle, *candidate.config);
+            }
+            const CudnnDescriptor config =
+                makeEngineConfig(_operationGraph->descriptor(), candidate.globalIndex,
+                                 mergeChoices(candidate.knobChoices, request.knobOverrides));
+            return std::make_shared<CudnnPlan>(handle, config);
+        } catch (const CudnnError& error) {
+            if (!failures.empty()) {
+                failures += "; ";
+            }
+            failures += "engine " + std::to_string(candidate.globalIndex) + ": " + error.what();
+        }
+    }
+    notApplicable("no cuDNN " + kind + " could be planned (" + failures + ") [" + _spec.describeOperations() +
+                  "]");
+}
+
+}  // namespace hipdnn_cudnn_plugin

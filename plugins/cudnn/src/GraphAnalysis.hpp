@@ -1,0 +1,65 @@
+// Everything the plugin learns about one graph, computed once per plugin handle and shared by
+// the backend's successive calls (applicability, engine details, workspace, context): the
+// translated cuDNN graph, the finalized operation graph, heuristics results per mode, engine
+// knob information and the execution plans built so far.
+#pragma once
+
+#include "CudnnEngineConfigs.hpp"
+#include "CudnnGraphSpec.hpp"
+#include "CudnnOperationGraph.hpp"
+
+#include <hipdnn_flatbuffers_sdk/GraphWrapper.hpp>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hipdnn_cudnn_plugin {
+
+/// Which configuration to plan: the heuristics mode, optionally one engine (global index), knob
+/// values that replace the heuristics' choices, and whether only deterministic engines qualify.
+struct PlanRequest {
+    cudnnBackendHeurMode_t mode = CUDNN_HEUR_MODE_A;
+    std::optional<int64_t> engineIndex;
+    std::vector<KnobChoice> knobOverrides;
+    bool deterministic = false;
+
+    std::string key() const;
+};
+
+class GraphAnalysis {
+public:
+    /// Translates and finalizes the graph; a graph cuDNN cannot express is recorded, not thrown.
+    GraphAnalysis(cudnnHandle_t handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph);
+
+    /// False when translation or the operation graph failed; declineReason() says why.
+    bool translated() const noexcept { return _operationGraph != nullptr; }
+    const std::string& declineReason() const noexcept { return _declineReason; }
+    const CudnnGraphSpec& spec() const noexcept { return _spec; }
+
+    /// Heuristics results for `mode`, restricted to deterministic engines when asked (cached).
+    std::vector<EngineConfigCandidate> candidates(cudnnBackendHeurMode_t mode, bool deterministic);
+    /// The knobs of engine `globalIndex` (cached).
+    std::vector<KnobInfo> knobInfos(int64_t globalIndex);
+
+    /// The execution plan for `request` (cached). Throws PluginError(NOT_APPLICABLE) carrying
+    /// cuDNN's reasons when no configuration can be planned.
+    std::shared_ptr<CudnnPlan> plan(cudnnHandle_t handle, const PlanRequest& request);
+
+private:
+    std::shared_ptr<CudnnPlan> buildPlan(cudnnHandle_t handle, const PlanRequest& request);
+
+    std::mutex _mutex;
+    CudnnGraphSpec _spec;
+    std::unique_ptr<CudnnOperationGraph> _operationGraph;
+    std::string _declineReason;
+    std::map<int, std::vector<EngineConfigCandidate>> _candidates;
+    std::map<int64_t, std::vector<KnobInfo>> _knobInfos;
+    std::map<std::string, std::shared_ptr<CudnnPlan>> _plans;
+    std::map<std::string, std::string> _planFailures;
+};
+
+}  // namespace hipdnn_cudnn_plugin

@@ -1,0 +1,239 @@
+#include "GraphTranslator.hpp"
+
+#include <algorithm>
+
+namespace hipdnn_cudnn_plugin {
+
+namespace {
+
+std::vector<int64_t> toVector(const flatbuffers::Vector<int64_t>* values) {
+    return values == nullptr ? std::vector<int64_t>{} : std::vector<int64_t>(values->begin(), values->end());
+}
+
+bool isNormalization(fb::NodeAttributes type) {
+    return type == fb::NodeAttributes::LayernormAttributes || type == fb::NodeAttributes::RMSNormAttributes ||
+           type == fb::NodeAttributes::RMSNormBackwardAttributes;
+}
+
+// How tensors of lower rank are brought to the rank cuDNN needs.
+struct RankPolicy {
+    size_t rank = 0;
+    // Layer/RMS norms normalise over every dim but the first, so they grow at the end; everything
+    // else broadcasts numpy-style and grows at the front.
+    bool appendTrailing = false;
+};
+
+RankPolicy rankPolicy(const hipdnn_flatbuffers_sdk::GraphWrapper& graph) {
+    RankPolicy policy;
+    for (const auto* tensor : *graph.graph().tensors()) {
+        policy.rank = std::max<size_t>(policy.rank, tensor->dims()->size());
+    }
+    for (size_t i = 0; i < graph.nodeCount(); ++i) {
+        const fb::NodeAttributes type = graph.node(i).type();
+        if (type == fb::NodeAttributes::MatmulAttributes) {
+            // cuDNN matmuls are batched: (B, M, K) x (B, K, N).
+            policy.rank = std::max<size_t>(policy.rank, 3);
+        }
+        if (isNormalization(type)) {
+            policy.appendTrailing = true;
+            policy.rank = std::max<size_t>(policy.rank, 4);
+        }
+    }
+    return policy;
+}
+
+void padToRank(std::vector<int64_t>& dims, std::vector<int64_t>& strides, const RankPolicy& policy) {
+    while (dims.size() < policy.rank) {
+        if (policy.appendTrailing || dims.empty()) {
+            dims.push_back(1);
+            strides.push_back(1);
+        } else {
+            // A leading dim of 1 whose stride spans the whole tensor keeps the layout packed.
+            const int64_t span = dims.front() * strides.front();
+            dims.insert(dims.begin(), 1);
+            strides.insert(strides.begin(), std::max<int64_t>(span, 1));
+        }
+    }
+}
+
+std::optional<float> byValueScalar(const fb::TensorAttributes& tensor) {
+    switch (tensor.value_type()) {
+        case fb::TensorValue::Float32Value:
+            return tensor.value_as_Float32Value()->value();
+        case fb::TensorValue::Float16Value:
+            return tensor.value_as_Float16Value()->value();
+        case fb::TensorValue::BFloat16Value:
+            return tensor.value_as_BFloat16Value()->value();
+        case fb::TensorValue::Float64Value:
+            return static_cast<float>(tensor.value_as_Float64Value()->value());
+        case fb::TensorValue::Int32Value:
+            return static_cast<float>(tensor.value_as_Int32Value()->value());
+        case fb::TensorValue::Int64Value:
+            return static_cast<float>(tensor.value_as_Int64Value()->value());
+        case fb::TensorValue::BoolValue:
+            return tensor.value_as_BoolValue()->value() ? 1.0F : 0.0F;
+        case fb::TensorValue::Float8Value:
+        case fb::TensorValue::NONE:
+            return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+TensorSpec translateTensor(const fb::TensorAttributes& tensor, const RankPolicy& policy) {
+    TensorSpec spec;
+    spec.uid = tensor.uid();
+    spec.name = tensor.name() == nullptr ? std::string() : tensor.name()->str();
+    spec.dims = toVector(tensor.dims());
+    spec.strides = toVector(tensor.strides());
+    spec.isVirtual = tensor.virtual_();
+    const std::string label = "tensor " + std::to_string(spec.uid) + " '" + spec.name + "'";
+    if (tensor.value_type() != fb::TensorValue::NONE) {
+        spec.byValue = byValueScalar(tensor);
+        if (!spec.byValue) {
+            throw TranslationError(label + ": fp8 pass-by-value scalars are not mapped to cuDNN");
+        }
+        // cuDNN reads by-value scalars from host memory in the compute type.
+        spec.dataType = CUDNN_DATA_FLOAT;
+    } else if (spec.isVirtual) {
+        // Intermediates stay in the compute type inside cuDNN's fused kernels.
+        spec.dataType = TranslationContext::kComputeType;
+    } else {
+        const std::optional<cudnnDataType_t> type = toCudnnDataType(tensor.data_type());
+        if (!type) {
+            throw TranslationError(label + ": data type " + fb::EnumNameDataType(tensor.data_type()) +
+                                   " has no cuDNN equivalent");
+        }
+        spec.dataType = *type;
+    }
+    padToRank(spec.dims, spec.strides, policy);
+    return spec;
+}
+
+}  // namespace
+
+std::string CudnnGraphSpec::describeOperations() const {
+    std::string text;
+    for (const OperationSpec& operation : operations) {
+        if (!text.empty()) {
+            text += "; ";
+        }
+        text += "node " + std::to_string(operation.nodeIndex) + " '" + operation.nodeName + "' " +
+                operation.label;
+    }
+    return text;
+}
+
+TranslationContext::TranslationContext(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
+                                       CudnnGraphSpec& spec)
+    : _graph(graph), _spec(spec) {
+    for (const auto& [uid, tensor] : spec.tensors) {
+        _nextVirtualUid = std::max(_nextVirtualUid, uid + 1);
+    }
+}
+
+void TranslationContext::beginNode(int64_t index, std::string name) {
+    _nodeIndex = index;
+    _nodeName = std::move(name);
+}
+
+int64_t TranslationContext::tensor(int64_t uid, const char* port) const {
+    if (!_spec.tensors.contains(uid)) {
+        fail(std::string(port) + " names unknown tensor uid " + std::to_string(uid));
+    }
+    return uid;
+}
+
+const TensorSpec& TranslationContext::tensorSpec(int64_t uid) const {
+    return _spec.tensors.at(uid);
+}
+
+size_t TranslationContext::declaredRank(int64_t uid) const {
+    return _graph.tensor(uid).dims()->size();
+}
+
+int64_t TranslationContext::addVirtualLike(int64_t likeUid, const std::string& suffix) {
+    TensorSpec spec = tensorSpec(likeUid);
+    spec.uid = _nextVirtualUid++;
+    spec.name = _nodeName + "::" + suffix;
+    spec.isVirtual = true;
+    spec.byValue.reset();
+    spec.dataType = kComputeType;
+    _spec.tensors[spec.uid] = spec;
+    return spec.uid;
+}
+
+OperationSpec& TranslationContext::addOperation(cudnnBackendDescriptorType_t type, std::string label) {
+    OperationSpec& operation = _spec.operations.emplace_back();
+    operation.type = type;
+    operation.nodeIndex = _nodeIndex;
+    operation.nodeName = _nodeName;
+    operation.label = std::move(label);
+    return operation;
+}
+
+void TranslationContext::fail(const std::string& problem) const {
+    throw TranslationError("node " + std::to_string(_nodeIndex) + " '" + _nodeName + "': " + problem);
+}
+
+CudnnGraphSpec translateGraph(const hipdnn_flatbuffers_sdk::GraphWrapper& graph) {
+    CudnnGraphSpec spec;
+    const RankPolicy policy = rankPolicy(graph);
+    for (const auto* tensor : *graph.graph().tensors()) {
+        spec.tensors[tensor->uid()] = translateTensor(*tensor, policy);
+    }
+    TranslationContext context(graph, spec);
+    if (graph.nodeCount() == 0) {
+        throw TranslationError("the graph has no nodes");
+    }
+    for (size_t i = 0; i < graph.nodeCount(); ++i) {
+        const auto node = graph.node(i);
+        context.beginNode(static_cast<int64_t>(i), std::string(node.name()));
+        switch (node.type()) {
+            case fb::NodeAttributes::ConvolutionFwdAttributes:
+                translateConvolutionFwd(context, *node.attributesAs<fb::ConvolutionFwdAttributes>());
+                break;
+            case fb::NodeAttributes::ConvolutionBwdAttributes:
+                translateConvolutionBwd(context, *node.attributesAs<fb::ConvolutionBwdAttributes>());
+                break;
+            case fb::NodeAttributes::ConvolutionWrwAttributes:
+                translateConvolutionWrw(context, *node.attributesAs<fb::ConvolutionWrwAttributes>());
+                break;
+            case fb::NodeAttributes::PointwiseAttributes:
+                translatePointwise(context, *node.attributesAs<fb::PointwiseAttributes>());
+                break;
+            case fb::NodeAttributes::MatmulAttributes:
+                translateMatmul(context, *node.attributesAs<fb::MatmulAttributes>());
+                break;
+            case fb::NodeAttributes::ReductionAttributes:
+                translateReduction(context, *node.attributesAs<fb::ReductionAttributes>());
+                break;
+            case fb::NodeAttributes::BatchnormInferenceAttributes:
+                translateBatchnormInference(context, *node.attributesAs<fb::BatchnormInferenceAttributes>());
+                break;
+            case fb::NodeAttributes::BatchnormInferenceVarianceExtAttributes:
+                translateBatchnormInferenceVariance(
+                    context, *node.attributesAs<fb::BatchnormInferenceVarianceExtAttributes>());
+                break;
+            case fb::NodeAttributes::BatchnormAttributes:
+                translateBatchnormTraining(context, *node.attributesAs<fb::BatchnormAttributes>());
+                break;
+            case fb::NodeAttributes::BatchnormBackwardAttributes:
+                translateBatchnormBackward(context, *node.attributesAs<fb::BatchnormBackwardAttributes>());
+                break;
+            case fb::NodeAttributes::LayernormAttributes:
+                translateLayernorm(context, *node.attributesAs<fb::LayernormAttributes>());
+                break;
+            case fb::NodeAttributes::RMSNormAttributes:
+                translateRmsNorm(context, *node.attributesAs<fb::RMSNormAttributes>());
+                break;
+            case fb::NodeAttributes::RMSNormBackwardAttributes:
+                translateRmsNormBackward(context, *node.attributesAs<fb::RMSNormBackwardAttributes>());
+                break;
+            default:
+                context.fail(std::string(node.typeName()) + " is not mapped to the cuDNN graph API");
+        }
+    }
+    return spec;
+}
+
+}  // namespace hipdnn_cudnn_plugin

@@ -1,0 +1,220 @@
+// The hipdnn graph -> cuDNN graph translation, checked on the plain-data spec (no cuDNN calls).
+#include "GraphTranslator.hpp"
+
+#include <hipdnn_test_sdk/GraphBuilder.hpp>
+
+#include <gtest/gtest.h>
+
+namespace hipdnn_cudnn_plugin {
+namespace {
+
+using hipdnn_test_sdk::GraphBuilder;
+using DataType = fb::DataType;
+
+CudnnGraphSpec translate(const GraphBuilder& builder) {
+    const std::vector<uint8_t> bytes = builder.build();
+    const hipdnn_flatbuffers_sdk::GraphWrapper graph(bytes.data(), bytes.size());
+    return translateGraph(graph);
+}
+
+const SubDescriptorSpec& sub(const OperationSpec& operation) {
+    EXPECT_TRUE(operation.subDescriptor.has_value());
+    return *operation.subDescriptor;
+}
+
+const Attribute* findAttribute(const std::vector<Attribute>& attributes, cudnnBackendAttributeName_t name) {
+    for (const Attribute& attribute : attributes) {
+        if (attribute.name == name) {
+            return &attribute;
+        }
+    }
+    return nullptr;
+}
+
+GraphBuilder convBiasRelu(DataType type, std::vector<int64_t> xStrides) {
+    GraphBuilder builder("conv_bias_relu");
+    builder.addTensor(1, "x", type, {2, 8, 6, 6}, std::move(xStrides))
+        .addTensor(2, "w", type, {4, 8, 3, 3})
+        .addTensor(3, "conv", DataType::FLOAT, {2, 4, 6, 6}, {}, true)
+        .addTensor(4, "bias", type, {1, 4, 1, 1})
+        .addTensor(5, "biased", DataType::FLOAT, {2, 4, 6, 6}, {}, true)
+        .addTensor(6, "y", type, {2, 4, 6, 6})
+        .addConvFprop("conv", 1, 2, 3, {{1, 1}, {1, 1}, {1, 1}, {1, 1}})
+        .addPointwise("bias", fb::PointwiseMode::ADD, 3, 5, 4)
+        .addPointwise("relu", fb::PointwiseMode::RELU_FWD, 5, 6);
+    return builder;
+}
+
+TEST(CudnnGraphTranslation, ConvBiasReluBecomesThreeFusedOperations) {
+    const std::vector<int64_t> nhwc = {288, 1, 48, 8};
+    const CudnnGraphSpec spec = translate(convBiasRelu(DataType::BFLOAT16, nhwc));
+    ASSERT_EQ(spec.operations.size(), 3U);
+    EXPECT_EQ(spec.operations[0].type, CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+    EXPECT_EQ(spec.operations[1].type, CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
+    EXPECT_EQ(spec.operations[2].label, "POINTWISE RELU_FWD");
+
+    // Tensors translate 1:1: strides carry the layout, virtual intermediates use float.
+    EXPECT_EQ(spec.tensors.at(1).strides, nhwc);
+    EXPECT_EQ(spec.tensors.at(1).dataType, CUDNN_DATA_BFLOAT16);
+    EXPECT_TRUE(spec.tensors.at(3).isVirtual);
+    EXPECT_EQ(spec.tensors.at(3).dataType, CUDNN_DATA_FLOAT);
+
+    const SubDescriptorSpec& conv = sub(spec.operations[0]);
+    const Attribute* mode = findAttribute(conv.attributes, CUDNN_ATTR_CONVOLUTION_CONV_MODE);
+    ASSERT_NE(mode, nullptr);
+    EXPECT_EQ(mode->first<cudnnConvolutionMode_t>(), CUDNN_CROSS_CORRELATION);
+    const Attribute* spatial = findAttribute(conv.attributes, CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS);
+    ASSERT_NE(spatial, nullptr);
+    EXPECT_EQ(spatial->first<int64_t>(), 2);
+
+    const TensorPort* bias = spec.operations[1].port(CUDNN_ATTR_OPERATION_POINTWISE_BDESC);
+    ASSERT_NE(bias, nullptr);
+    EXPECT_EQ(bias->uids, std::vector<int64_t>{4});
+    EXPECT_NE(spec.describeOperations().find("node 2 'relu' POINTWISE RELU_FWD"), std::string::npos);
+}
+
+TEST(CudnnGraphTranslation, DgradAndWgradUseTheirPorts) {
+    GraphBuilder builder("grads");
+    builder.addTensor(1, "dy", DataType::HALF, {2, 4, 6, 6})
+        .addTensor(2, "w", DataType::HALF, {4, 8, 3, 3})
+        .addTensor(3, "dx", DataType::HALF, {2, 8, 6, 6})
+        .addTensor(4, "x", DataType::HALF, {2, 8, 6, 6})
+        .addTensor(5, "dw", DataType::HALF, {4, 8, 3, 3})
+        .addConvDgrad("dgrad", 1, 2, 3, {{1, 1}, {1, 1}, {1, 1}, {1, 1}, fb::ConvMode::CONVOLUTION})
+        .addConvWgrad("wgrad", 4, 1, 5, {{1, 1}, {1, 1}, {1, 1}, {1, 1}});
+    const CudnnGraphSpec spec = translate(builder);
+    ASSERT_EQ(spec.operations.size(), 2U);
+    EXPECT_EQ(spec.operations[0].port(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX)->uids,
+              std::vector<int64_t>{3});
+    EXPECT_EQ(findAttribute(sub(spec.operations[0]).attributes, CUDNN_ATTR_CONVOLUTION_CONV_MODE)
+                  ->first<cudnnConvolutionMode_t>(),
+              CUDNN_CONVOLUTION);
+    EXPECT_EQ(spec.operations[1].port(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DW)->uids,
+              std::vector<int64_t>{5});
+}
+
+TEST(CudnnGraphTranslation, ScalarsArePaddedAndPassedByValue) {
+    GraphBuilder builder("scale");
+    builder.addTensor(1, "x", DataType::FLOAT, {2, 3, 4, 5})
+        .addScalar(2, "alpha", DataType::FLOAT, 0.5)
+        .addTensor(3, "y", DataType::FLOAT, {2, 3, 4, 5})
+        .addPointwise("scale", fb::PointwiseMode::MUL, 1, 3, 2);
+    const CudnnGraphSpec spec = translate(builder);
+    const TensorSpec& alpha = spec.tensors.at(2);
+    ASSERT_TRUE(alpha.byValue.has_value());
+    EXPECT_FLOAT_EQ(*alpha.byValue, 0.5F);
+    EXPECT_EQ(alpha.dims, (std::vector<int64_t>{1, 1, 1, 1}));
+}
+
+TEST(CudnnGraphTranslation, MatmulTensorsGainABatchDimension) {
+    GraphBuilder builder("matmul");
+    builder.addTensor(1, "a", DataType::HALF, {16, 32})
+        .addTensor(2, "b", DataType::HALF, {32, 8})
+        .addTensor(3, "c", DataType::HALF, {16, 8})
+        .addMatmul("mm", 1, 2, 3);
+    const CudnnGraphSpec spec = translate(builder);
+    EXPECT_EQ(spec.tensors.at(1).dims, (std::vector<int64_t>{1, 16, 32}));
+    EXPECT_EQ(spec.tensors.at(1).strides, (std::vector<int64_t>{512, 32, 1}));
+    ASSERT_EQ(spec.operations.size(), 1U);
+    EXPECT_EQ(spec.operations[0].type, CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR);
+}
+
+TEST(CudnnGraphTranslation, BatchnormInferenceDecomposesIntoPointwiseArithmetic) {
+    GraphBuilder builder("bn");
+    builder.addTensor(1, "x", DataType::FLOAT, {2, 4, 3, 3});
+    for (int64_t uid = 2; uid <= 5; ++uid) {
+        builder.addTensor(uid, "channel" + std::to_string(uid), DataType::FLOAT, {1, 4, 1, 1});
+    }
+    builder.addTensor(6, "y", DataType::FLOAT, {2, 4, 3, 3}).addBatchnormInference("bn", 1, 2, 3, 4, 5, 6);
+    const CudnnGraphSpec spec = translate(builder);
+    ASSERT_EQ(spec.operations.size(), 4U);
+    for (const OperationSpec& operation : spec.operations) {
+        EXPECT_EQ(operation.type, CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
+        EXPECT_EQ(operation.nodeName, "bn");
+    }
+    // Three new virtual intermediates with fresh uids.
+    EXPECT_EQ(spec.tensors.size(), 9U);
+    EXPECT_EQ(spec.operations.back().port(CUDNN_ATTR_OPERATION_POINTWISE_YDESC)->uids,
+              std::vector<int64_t>{6});
+}
+
+TEST(CudnnGraphTranslation, BatchnormTrainingMapsToNormForward) {
+    GraphBuilder builder("bn_train");
+    builder.addTensor(1, "x", DataType::FLOAT, {2, 4, 3, 3});
+    for (int64_t uid = 2; uid <= 3; ++uid) {
+        builder.addTensor(uid, "param" + std::to_string(uid), DataType::FLOAT, {1, 4, 1, 1});
+    }
+    builder.addScalar(4, "epsilon", DataType::FLOAT, 1e-5)
+        .addTensor(5, "y", DataType::FLOAT, {2, 4, 3, 3})
+        .addTensor(6, "mean", DataType::FLOAT, {1, 4, 1, 1})
+        .addTensor(7, "inv_variance", DataType::FLOAT, {1, 4, 1, 1});
+    hipdnn_test_sdk::BatchnormTrainingPorts ports;
+    ports.x = 1;
+    ports.scale = 2;
+    ports.bias = 3;
+    ports.epsilon = 4;
+    ports.y = 5;
+    ports.mean = 6;
+    ports.invVariance = 7;
+    builder.addBatchnormTraining("bn", ports);
+    const CudnnGraphSpec spec = translate(builder);
+    ASSERT_EQ(spec.operations.size(), 1U);
+    const OperationSpec& norm = spec.operations[0];
+    EXPECT_EQ(norm.type, CUDNN_BACKEND_OPERATION_NORM_FORWARD_DESCRIPTOR);
+    EXPECT_EQ(
+        findAttribute(norm.attributes, CUDNN_ATTR_OPERATION_NORM_FWD_MODE)->first<cudnnBackendNormMode_t>(),
+        CUDNN_BATCH_NORM);
+    EXPECT_EQ(norm.port(CUDNN_ATTR_OPERATION_NORM_FWD_MEAN_DESC)->uids, std::vector<int64_t>{6});
+    EXPECT_EQ(norm.port(CUDNN_ATTR_OPERATION_NORM_FWD_INPUT_RUNNING_MEAN_DESC), nullptr);
+}
+
+TEST(CudnnGraphTranslation, LayernormPadsAtTheEnd) {
+    GraphBuilder builder("ln");
+    builder.addTensor(1, "x", DataType::FLOAT, {8, 64})
+        .addTensor(2, "scale", DataType::FLOAT, {1, 64})
+        .addTensor(3, "bias", DataType::FLOAT, {1, 64})
+        .addScalar(4, "epsilon", DataType::FLOAT, 1e-5)
+        .addTensor(5, "y", DataType::FLOAT, {8, 64})
+        .addLayernorm("ln", 1, 2, 3, 4, 5);
+    const CudnnGraphSpec spec = translate(builder);
+    EXPECT_EQ(spec.tensors.at(1).dims, (std::vector<int64_t>{8, 64, 1, 1}));
+    EXPECT_EQ(spec.operations.at(0).label, "NORM_FORWARD LAYER_NORM INFERENCE");
+}
+
+TEST(CudnnGraphTranslation, UnmappedNodesAreDeclinedByName) {
+    GraphBuilder builder("pool");
+    builder.addTensor(1, "x", DataType::FLOAT, {1, 2, 4, 4})
+        .addTensor(2, "y", DataType::FLOAT, {1, 2, 2, 2})
+        .addResample("maxpool", 1, 2, {fb::ResampleMode::MAXPOOL, {0, 0}, {0, 0}, {2, 2}, {2, 2}});
+    try {
+        translate(builder);
+        FAIL() << "resample translated";
+    } catch (const TranslationError& error) {
+        EXPECT_STREQ(error.what(),
+                     "node 0 'maxpool': ResampleFwdAttributes is not mapped to the cuDNN graph API");
+    }
+}
+
+TEST(CudnnGraphTranslation, RecomputedBatchnormBackwardStatisticsAreDeclined) {
+    GraphBuilder builder("bn_bwd");
+    builder.addTensor(1, "dy", DataType::FLOAT, {2, 4, 3, 3})
+        .addTensor(2, "x", DataType::FLOAT, {2, 4, 3, 3})
+        .addTensor(3, "scale", DataType::FLOAT, {1, 4, 1, 1})
+        .addScalar(4, "epsilon", DataType::FLOAT, 1e-5)
+        .addTensor(5, "dx", DataType::FLOAT, {2, 4, 3, 3})
+        .addTensor(6, "dscale", DataType::FLOAT, {1, 4, 1, 1})
+        .addTensor(7, "dbias", DataType::FLOAT, {1, 4, 1, 1});
+    hipdnn_test_sdk::BatchnormBackwardPorts ports;
+    ports.dy = 1;
+    ports.x = 2;
+    ports.scale = 3;
+    ports.epsilon = 4;
+    ports.dx = 5;
+    ports.dscale = 6;
+    ports.dbias = 7;
+    builder.addBatchnormBackward("bn_bwd", ports);
+    EXPECT_THROW(translate(builder), TranslationError);
+}
+
+}  // namespace
+}  // namespace hipdnn_cudnn_plugin

@@ -1,0 +1,18 @@
+// Max and average pooling (ResampleFwd with a pooling mode).
+#pragma once
+
+#include "FusionMatcher.hpp"
+#include "PlanStep.hpp"
+
+#include <hipdnn_flatbuffers_sdk/GraphWrapper.hpp>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <memory>
+
+namespace hipdnn_onednn {
+
+std::unique_ptr<PlanStep> buildPoolingStep(const dnnl::engine& engine, const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
+                                           const Stage& stage);
+
+}  // namespace hipdnn_onednn

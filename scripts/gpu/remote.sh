@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (called by the `run` command that scripts/gpu/run_gpu_suite.sh prints),
+# from the repository root of the copied working tree, with the carried build directory.
+#   scripts/gpu/remote.sh <build dir relative to the repo root> <absolute repo root it was built in>
+# Puts the venv's cuDNN 9.19 first on the library path (the system has 9.14), runs
+# `ctest -L gpu` and the GPU benchmarks (ours and PyTorch's), and writes logs into $OUT.
+set -u
+build_dir=${1:-build-gpu}
+built_root=${2:-/work/main}
+out=${OUT:-/tmp/hipdnn-gpu-out}
+mkdir -p "$out"
+venv=/opt/torch/.venv
+cudnn_dir=$venv/lib/python3.12/site-packages/nvidia/cudnn/lib
+export LD_LIBRARY_PATH=$cudnn_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+
+# CTest files hold absolute paths of the machine that built them: make that path resolve here.
+if [ "$(pwd -P)" != "$built_root" ] && [ ! -e "$built_root" ]; then
+    mkdir -p "$(dirname "$built_root")"
+    ln -s "$(pwd -P)" "$built_root"
+fi
+
+{
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
+    echo "cuDNN library: $(ls "$cudnn_dir"/libcudnn.so.* 2>/dev/null | head -1)"
+} > "$out/machine.txt" 2>&1
+
+cd "$built_root/$build_dir" || exit 1
+ctest -L gpu --output-on-failure --timeout 300 -j 4 > "$out/ctest_gpu.log" 2>&1
+echo "ctest -L gpu exit $?" >> "$out/ctest_gpu.log"
+
+# The same suite against the system's cuDNN 9.14: the plugin must degrade cleanly there.
+if [ "${HIPDNN_GPU_RUN_914:-1}" = 1 ]; then
+    LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu ctest -L gpu -R Smoke --timeout 300 -j 4 \
+        > "$out/ctest_gpu_cudnn914.log" 2>&1
+    echo "ctest (cuDNN 9.14) exit $?" >> "$out/ctest_gpu_cudnn914.log"
+fi
+
+if [ "${HIPDNN_GPU_BENCH:-1}" = 1 ]; then
+    ./bin/hipdnn_cudnn_bench > "$out/bench_hipdnn.log" 2>&1
+    "$venv/bin/python" "$built_root/plugins/cudnn/bench/pytorch_gpu.py" > "$out/bench_pytorch.log" 2>&1
+    python3 "$built_root/scripts/gpu/compare_bench.py" "$out/bench_hipdnn.log" "$out/bench_pytorch.log" \
+        > "$out/bench_compare.md" 2>&1
+fi
+tail -5 "$out/ctest_gpu.log"
+grep -E "HOSTCALL" "$out/bench_hipdnn.log" 2>/dev/null
+exit 0

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds here, into the git-ignored build-gpu/, everything a GPU run needs (the backend, the CPU
+# reference and cuDNN plugins, the GPU tests, the GPU benchmark), strips the binaries and
+# prints the `run` invocation (device tool) that carries build-gpu to the GPU machine and calls
+# scripts/gpu/remote.sh there.
+#   scripts/gpu/run_gpu_suite.sh [build dir, default build-gpu]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd -P)
+build_dir=${1:-build-gpu}
+cd "$root"
+cmake -G Ninja -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DHIPDNN_BUILD_CPU_PLUGINS=ON \
+    -DHIPDNN_BUILD_TOOLS=OFF -DHIPDNN_BUILD_SAMPLES=OFF -DHIPDNN_BUILD_BENCH=OFF
+ninja -C "$build_dir" -j"${HIPDNN_BUILD_JOBS:-2}" hipdnn_backend cpu_reference hipdnn_plugin_cudnn \
+    hipdnn_cudnn_unit_tests hipdnn_cudnn_integration_tests hipdnn_cudnn_bench
+# Only what runs travels: binaries stripped, object files and static libraries left behind.
+find "$build_dir/bin" "$build_dir/lib" -type f \( -name '*.so*' -o -perm -u+x \) -exec strip --strip-unneeded {} + 2>/dev/null || true
+find "$build_dir" \( -name '*.o' -o -name '*.a' \) -delete
+du -sh "$build_dir"
+cat <<RUN
+Run on the GPU machine with the device tool:
+  run(command: "bash scripts/gpu/remote.sh $build_dir $root", carry: ["$build_dir"], timeout_s: 600)
+Logs come back under \$OUT: machine.txt, ctest_gpu.log, ctest_gpu_cudnn914.log, bench_hipdnn.log,
+bench_pytorch.log, bench_compare.md.
+RUN

@@ -1,0 +1,420 @@
+#include <hipdnn_test_sdk/CpuGraphExecutor.hpp>
+
+#include <hipdnn_test_sdk/ElementAccess.hpp>
+
+#include "ExecutorSupport.hpp"
+#include "IndexIteration.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <sstream>
+
+namespace hipdnn_test_sdk {
+
+namespace fb = hipdnn_flatbuffers_sdk::data_objects;
+using fb::DataType;
+using fb::NodeAttributes;
+using hipdnn_flatbuffers_sdk::GraphWrapper;
+using hipdnn_flatbuffers_sdk::NodeWrapper;
+
+namespace detail {
+
+std::vector<int64_t> dimsOf(const fb::TensorAttributes& tensor) {
+    return std::vector<int64_t>(tensor.dims()->begin(), tensor.dims()->end());
+}
+
+std::vector<int64_t> stridesOf(const fb::TensorAttributes& tensor) {
+    return std::vector<int64_t>(tensor.strides()->begin(), tensor.strides()->end());
+}
+
+std::string tensorLabel(const fb::TensorAttributes& tensor) {
+    return "tensor uid " + std::to_string(tensor.uid()) + " '" +
+           (tensor.name() != nullptr ? tensor.name()->str() : std::string()) + "'";
+}
+
+std::string formatDims(const std::vector<int64_t>& dims) {
+    std::string text = "[";
+    for (size_t i = 0; i < dims.size(); ++i) {
+        text += (i == 0 ? "" : ", ") + std::to_string(dims[i]);
+    }
+    return text + "]";
+}
+
+DataType effectiveDataType(const GraphWrapper& graph, const fb::TensorAttributes& tensor) {
+    if (tensor.data_type() != DataType::UNSET) {
+        return tensor.data_type();
+    }
+    return tensor.virtual_() ? graph.graph().intermediate_data_type() : graph.graph().io_data_type();
+}
+
+double scalarValue(const GraphWrapper& graph, int64_t uid,
+                   const std::unordered_map<int64_t, void*>& buffers) {
+    const auto& tensor = graph.tensor(uid);
+    switch (tensor.value_type()) {
+        case fb::TensorValue::Float32Value:
+            return tensor.value_as_Float32Value()->value();
+        case fb::TensorValue::Float16Value:
+            return tensor.value_as_Float16Value()->value();
+        case fb::TensorValue::BFloat16Value:
+            return tensor.value_as_BFloat16Value()->value();
+        case fb::TensorValue::Float64Value:
+            return tensor.value_as_Float64Value()->value();
+        case fb::TensorValue::Int32Value:
+            return tensor.value_as_Int32Value()->value();
+        case fb::TensorValue::Int64Value:
+            return static_cast<double>(tensor.value_as_Int64Value()->value());
+        case fb::TensorValue::BoolValue:
+            return tensor.value_as_BoolValue()->value() ? 1.0 : 0.0;
+        case fb::TensorValue::Float8Value:
+            throw GraphExecutionError(tensorLabel(tensor) +
+                                      " holds an fp8 pass-by-value scalar, which is not supported");
+        case fb::TensorValue::NONE:
+            break;
+    }
+    const auto found = buffers.find(uid);
+    if (found == buffers.end() || found->second == nullptr) {
+        throw GraphExecutionError("scalar " + tensorLabel(tensor) +
+                                  " has no pass-by-value value and no buffer");
+    }
+    return readElement(effectiveDataType(graph, tensor), found->second, 0);
+}
+
+}  // namespace detail
+
+using detail::dimsOf;
+using detail::formatDims;
+using detail::tensorLabel;
+
+std::string NodeSignature::describe(const std::vector<std::string>& portNames) const {
+    std::string text = std::string(fb::EnumNameNodeAttributes(op)) + "(";
+    for (size_t i = 0; i < dataTypes.size(); ++i) {
+        text += (i == 0 ? "" : ", ") + (i < portNames.size() ? portNames[i] + "=" : std::string()) +
+                dataTypeName(dataTypes[i]);
+    }
+    return text + ")";
+}
+
+std::vector<SignaturePort> signaturePorts(const NodeWrapper& node) {
+    // Optional uids add themselves only when set.
+    auto uids = [](std::initializer_list<std::optional<int64_t>> candidates) {
+        std::vector<int64_t> present;
+        for (const auto& uid : candidates) {
+            if (uid) {
+                present.push_back(*uid);
+            }
+        }
+        return present;
+    };
+    auto optional = [](flatbuffers::Optional<int64_t> value) {
+        return value.has_value() ? std::optional<int64_t>(*value) : std::nullopt;
+    };
+    switch (node.type()) {
+        case NodeAttributes::ConvolutionFwdAttributes: {
+            const auto* a = node.attributesAs<fb::ConvolutionFwdAttributes>();
+            return {{"x", {a->x_tensor_uid()}}, {"w", {a->w_tensor_uid()}}, {"y", {a->y_tensor_uid()}}};
+        }
+        case NodeAttributes::ConvolutionBwdAttributes: {
+            const auto* a = node.attributesAs<fb::ConvolutionBwdAttributes>();
+            return {{"dy", {a->dy_tensor_uid()}}, {"w", {a->w_tensor_uid()}}, {"dx", {a->dx_tensor_uid()}}};
+        }
+        case NodeAttributes::ConvolutionWrwAttributes: {
+            const auto* a = node.attributesAs<fb::ConvolutionWrwAttributes>();
+            return {{"x", {a->x_tensor_uid()}}, {"dy", {a->dy_tensor_uid()}}, {"dw", {a->dw_tensor_uid()}}};
+        }
+        case NodeAttributes::BatchnormInferenceAttributes: {
+            const auto* a = node.attributesAs<fb::BatchnormInferenceAttributes>();
+            return {{"x", {a->x_tensor_uid()}},
+                    {"y", {a->y_tensor_uid()}},
+                    {"params",
+                     {a->scale_tensor_uid(), a->bias_tensor_uid(), a->mean_tensor_uid(),
+                      a->inv_variance_tensor_uid()}}};
+        }
+        case NodeAttributes::BatchnormInferenceVarianceExtAttributes: {
+            const auto* a = node.attributesAs<fb::BatchnormInferenceVarianceExtAttributes>();
+            return {{"x", {a->x_tensor_uid()}},
+                    {"y", {a->y_tensor_uid()}},
+                    {"params",
+                     {a->scale_tensor_uid(), a->bias_tensor_uid(), a->mean_tensor_uid(),
+                      a->variance_tensor_uid()}}};
+        }
+        case NodeAttributes::BatchnormAttributes: {
+            const auto* a = node.attributesAs<fb::BatchnormAttributes>();
+            return {{"x", {a->x_tensor_uid()}},
+                    {"y", {a->y_tensor_uid()}},
+                    {"params", uids({a->scale_tensor_uid(), a->bias_tensor_uid(),
+                                     optional(a->mean_tensor_uid()), optional(a->inv_variance_tensor_uid()),
+                                     optional(a->prev_running_mean_tensor_uid()),
+                                     optional(a->prev_running_variance_tensor_uid()),
+                                     optional(a->next_running_mean_tensor_uid()),
+                                     optional(a->next_running_variance_tensor_uid())})}};
+        }
+        case NodeAttributes::BatchnormBackwardAttributes: {
+            const auto* a = node.attributesAs<fb::BatchnormBackwardAttributes>();
+            return {{"dy", {a->dy_tensor_uid()}},
+                    {"x", {a->x_tensor_uid()}},
+                    {"dx", {a->dx_tensor_uid()}},
+                    {"params", uids({a->scale_tensor_uid(), optional(a->mean_tensor_uid()),
+                                     optional(a->inv_variance_tensor_uid()), a->dscale_tensor_uid(),
+                                     a->dbias_tensor_uid()})}};
+        }
+        case NodeAttributes::PointwiseAttributes: {
+            const auto* a = node.attributesAs<fb::PointwiseAttributes>();
+            std::vector<SignaturePort> ports{{"in_0", {a->in_0_tensor_uid()}}};
+            if (a->in_1_tensor_uid().has_value()) {
+                ports.push_back({"in_1", {*a->in_1_tensor_uid()}});
+            }
+            if (a->in_2_tensor_uid().has_value()) {
+                ports.push_back({"in_2", {*a->in_2_tensor_uid()}});
+            }
+            ports.push_back({"out_0", {a->out_0_tensor_uid()}});
+            return ports;
+        }
+        case NodeAttributes::MatmulAttributes: {
+            const auto* a = node.attributesAs<fb::MatmulAttributes>();
+            return {{"a", {a->a_tensor_uid()}}, {"b", {a->b_tensor_uid()}}, {"c", {a->c_tensor_uid()}}};
+        }
+        case NodeAttributes::ReductionAttributes: {
+            const auto* a = node.attributesAs<fb::ReductionAttributes>();
+            return {{"in", {a->in_tensor_uid()}}, {"out", {a->out_tensor_uid()}}};
+        }
+        case NodeAttributes::LayernormAttributes: {
+            const auto* a = node.attributesAs<fb::LayernormAttributes>();
+            return {
+                {"x", {a->x_tensor_uid()}},
+                {"y", {a->y_tensor_uid()}},
+                {"params", uids({a->scale_tensor_uid(), a->bias_tensor_uid(), optional(a->mean_tensor_uid()),
+                                 optional(a->inv_variance_tensor_uid())})}};
+        }
+        case NodeAttributes::RMSNormAttributes: {
+            const auto* a = node.attributesAs<fb::RMSNormAttributes>();
+            return {{"x", {a->x_tensor_uid()}},
+                    {"y", {a->y_tensor_uid()}},
+                    {"params", uids({a->scale_tensor_uid(), optional(a->bias_tensor_uid()),
+                                     optional(a->inv_rms_tensor_uid())})}};
+        }
+        case NodeAttributes::RMSNormBackwardAttributes: {
+            const auto* a = node.attributesAs<fb::RMSNormBackwardAttributes>();
+            return {{"dy", {a->dy_tensor_uid()}},
+                    {"x", {a->x_tensor_uid()}},
+                    {"dx", {a->dx_tensor_uid()}},
+                    {"params", uids({a->scale_tensor_uid(), a->inv_rms_tensor_uid(), a->dscale_tensor_uid(),
+                                     optional(a->dbias_tensor_uid())})}};
+        }
+        case NodeAttributes::ResampleFwdAttributes: {
+            const auto* a = node.attributesAs<fb::ResampleFwdAttributes>();
+            std::vector<SignaturePort> ports{{"x", {a->x_tensor_uid()}}, {"y", {a->y_tensor_uid()}}};
+            if (a->index_tensor_uid().has_value()) {
+                ports.push_back({"index", {*a->index_tensor_uid()}});
+            }
+            return ports;
+        }
+        default:
+            throw GraphExecutionError(node.describe() + " has an operation the executor does not know");
+    }
+}
+
+void NodeRegistry::add(NodeSignature signature, NodeImplementation implementation) {
+    _implementations[std::move(signature)] = std::move(implementation);
+}
+
+const NodeImplementation* NodeRegistry::find(const NodeSignature& signature) const {
+    const auto found = _implementations.find(signature);
+    return found != _implementations.end() ? &found->second : nullptr;
+}
+
+std::vector<NodeSignature> NodeRegistry::signaturesFor(NodeAttributes op) const {
+    std::vector<NodeSignature> signatures;
+    for (const auto& [signature, implementation] : _implementations) {
+        if (signature.op == op) {
+            signatures.push_back(signature);
+        }
+    }
+    return signatures;
+}
+
+NodeRegistry builtinNodeRegistry() {
+    NodeRegistry registry;
+    detail::registerBuiltinImplementations(registry);
+    return registry;
+}
+
+DataType effectiveComputeType(const GraphWrapper& graph, const NodeWrapper& node) {
+    const DataType own = node.node().compute_data_type();
+    return own != DataType::UNSET ? own : graph.graph().compute_data_type();
+}
+
+namespace {
+
+struct ResolvedSignature {
+    NodeSignature signature;
+    std::vector<std::string> portNames;
+};
+
+// The node's signature, or the reason it has none (a multi-tensor port with mixed types).
+std::optional<ResolvedSignature> resolveSignature(const GraphWrapper& graph, const NodeWrapper& node,
+                                                  std::string& reason) {
+    ResolvedSignature resolved{{node.type(), {}}, {}};
+    for (const auto& port : signaturePorts(node)) {
+        const DataType first = detail::effectiveDataType(graph, graph.tensor(port.uids.front()));
+        for (const int64_t uid : port.uids) {
+            const DataType type = detail::effectiveDataType(graph, graph.tensor(uid));
+            if (type != first) {
+                reason = node.describe() + ": the " + port.name + " tensors must share one data type, but " +
+                         tensorLabel(graph.tensor(port.uids.front())) + " is " + dataTypeName(first) +
+                         " and " + tensorLabel(graph.tensor(uid)) + " is " + dataTypeName(type);
+                return std::nullopt;
+            }
+        }
+        resolved.signature.dataTypes.push_back(first);
+        resolved.portNames.push_back(port.name);
+    }
+    return resolved;
+}
+
+// Sorted, de-duplicated element types registered for each port position of `op` with the
+// same port count: what the message for an unsupported combination lists.
+std::string supportedTypesText(const NodeRegistry& registry, NodeAttributes op, size_t portCount) {
+    std::vector<DataType> types;
+    for (const auto& signature : registry.signaturesFor(op)) {
+        if (signature.dataTypes.size() == portCount) {
+            types.insert(types.end(), signature.dataTypes.begin(), signature.dataTypes.end());
+        }
+    }
+    std::sort(types.begin(), types.end());
+    types.erase(std::unique(types.begin(), types.end()), types.end());
+    if (types.empty()) {
+        return "none registered for this operation with " + std::to_string(portCount) + " ports";
+    }
+    std::string text;
+    for (const DataType type : types) {
+        text += (text.empty() ? "" : ", ") + dataTypeName(type);
+    }
+    return text;
+}
+
+}  // namespace
+
+CpuGraphExecutor::CpuGraphExecutor() : _registry(builtinNodeRegistry()) {}
+
+CpuGraphExecutor::CpuGraphExecutor(NodeRegistry registry) : _registry(std::move(registry)) {}
+
+std::optional<std::string> CpuGraphExecutor::whyNotExecutable(const GraphWrapper& graph,
+                                                              const NodeWrapper& node) const {
+    const DataType computeType = effectiveComputeType(graph, node);
+    if (computeType != DataType::FLOAT && computeType != DataType::DOUBLE) {
+        return node.describe() + ": unsupported compute data type " + dataTypeName(computeType) +
+               " (the CPU references accumulate in FLOAT or DOUBLE)";
+    }
+    std::string reason;
+    const auto resolved = resolveSignature(graph, node, reason);
+    if (!resolved) {
+        return reason;
+    }
+    if (_registry.find(resolved->signature) == nullptr) {
+        return node.describe() + ": unsupported data type combination " +
+               resolved->signature.describe(resolved->portNames) + "; supported element types per port: " +
+               supportedTypesText(_registry, node.type(), resolved->signature.dataTypes.size());
+    }
+    return detail::validateNode(graph, node);
+}
+
+bool CpuGraphExecutor::canExecute(const GraphWrapper& graph, std::string& reason) const {
+    if (graph.nodeCount() == 0) {
+        reason = "the graph has no nodes";
+        return false;
+    }
+    for (size_t i = 0; i < graph.nodeCount(); ++i) {
+        if (auto why = whyNotExecutable(graph, graph.node(i))) {
+            reason = std::move(*why);
+            return false;
+        }
+    }
+    return true;
+}
+
+void CpuGraphExecutor::execute(const GraphWrapper& graph,
+                               const std::unordered_map<int64_t, void*>& buffers) const {
+    std::string reason;
+    if (!canExecute(graph, reason)) {
+        throw GraphExecutionError(reason);
+    }
+
+    std::unordered_map<int64_t, void*> tensors;
+    // Executor-owned memory: materialized pass-by-value scalars and virtual tensors.
+    std::unordered_map<int64_t, std::unique_ptr<std::byte[]>> owned;
+    auto allocate = [&](const fb::TensorAttributes& tensor) {
+        const auto dims = dimsOf(tensor);
+        const auto strides = detail::stridesOf(tensor);
+        const int64_t storageElements = detail::storageElementCountOf(dims, strides);
+        const size_t bytes =
+            static_cast<size_t>(storageElements) * dataTypeSize(detail::effectiveDataType(graph, tensor));
+        auto memory = std::make_unique<std::byte[]>(bytes);
+        std::fill_n(memory.get(), bytes, std::byte{0});
+        void* data = memory.get();
+        owned[tensor.uid()] = std::move(memory);
+        tensors[tensor.uid()] = data;
+        return std::pair{data, storageElements};
+    };
+
+    // Pass-by-value scalars come from the graph, whatever the caller passes for them.
+    for (const auto* tensor : *graph.graph().tensors()) {
+        if (tensor->value_type() == fb::TensorValue::NONE) {
+            continue;
+        }
+        const double value = detail::scalarValue(graph, tensor->uid(), buffers);
+        const auto [data, storageElements] = allocate(*tensor);
+        for (int64_t i = 0; i < storageElements; ++i) {
+            writeElement(detail::effectiveDataType(graph, *tensor), data, i, value);
+        }
+    }
+    const std::pair<const std::vector<int64_t>*, const char*> callerTensors[] = {
+        {&graph.inputUids(), "input"}, {&graph.outputUids(), "output"}};
+    for (const auto& [uids, role] : callerTensors) {
+        for (const int64_t uid : *uids) {
+            if (tensors.contains(uid)) {
+                continue;
+            }
+            const auto found = buffers.find(uid);
+            if (found == buffers.end() || found->second == nullptr) {
+                throw GraphExecutionError("no buffer for " + tensorLabel(graph.tensor(uid)) + " (a graph " +
+                                          role + "); every non-virtual tensor needs one");
+            }
+            tensors[uid] = found->second;
+        }
+    }
+
+    // Virtual tensors are allocated right before the node that writes them and released after
+    // their last reader, so a long graph holds only the intermediates still needed.
+    std::unordered_map<int64_t, size_t> lastUse;
+    for (size_t i = 0; i < graph.nodeCount(); ++i) {
+        for (const int64_t uid : graph.node(i).inputUids()) {
+            lastUse[uid] = i;
+        }
+    }
+    for (size_t i = 0; i < graph.nodeCount(); ++i) {
+        const NodeWrapper node = graph.node(i);
+        for (const int64_t uid : node.outputUids()) {
+            if (graph.tensor(uid).virtual_()) {
+                allocate(graph.tensor(uid));
+            }
+        }
+        std::string unused;
+        const auto resolved = resolveSignature(graph, node, unused);
+        const NodeRunContext context{graph, node, effectiveComputeType(graph, node), tensors};
+        try {
+            (*_registry.find(resolved->signature))(context);
+        } catch (const GraphExecutionError& error) {
+            throw GraphExecutionError(node.describe() + ": " + error.what());
+        } catch (const std::exception& error) {
+            throw GraphExecutionError(node.describe() + " failed in the reference: " + error.what());
+        }
+        for (const int64_t uid : node.inputUids()) {
+            if (graph.tensor(uid).virtual_() && lastUse[uid] == i) {
+                owned.erase(uid);
+                tensors.erase(uid);
+            }
+        }
+    }
+}
+
+}  // namespace hipdnn_test_sdk

@@ -1,0 +1,131 @@
+#include <hipdnn_test_sdk/GoldenData.hpp>
+
+#include <hipdnn_test_sdk/ElementAccess.hpp>
+
+#include "IndexIteration.hpp"
+
+#include <hipdnn_flatbuffers_sdk/GraphJson.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+
+namespace hipdnn_test_sdk {
+
+namespace fb = hipdnn_flatbuffers_sdk::data_objects;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* formatTag = "hipdnn-golden-1";
+
+std::vector<uint8_t> readFile(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw std::runtime_error("golden data: cannot open " + path.string());
+    }
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void writeFile(const fs::path& path, const void* data, size_t size) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
+    if (!out) {
+        throw std::runtime_error("golden data: cannot write " + path.string());
+    }
+}
+
+fb::DataType parseDataType(const std::string& name, const fs::path& manifest) {
+    for (const auto value : fb::EnumValuesDataType()) {
+        if (name == fb::EnumNameDataType(value)) {
+            return value;
+        }
+    }
+    throw std::runtime_error("golden data: " + manifest.string() + " names unknown data type '" + name + "'");
+}
+
+size_t expectedByteCount(const GoldenTensor& tensor) {
+    return static_cast<size_t>(detail::storageElementCountOf(tensor.dims, tensor.strides)) *
+           dataTypeSize(tensor.dataType);
+}
+
+}  // namespace
+
+const GoldenTensor& GoldenCase::tensor(int64_t uid) const {
+    for (const auto& candidate : tensors) {
+        if (candidate.uid == uid) {
+            return candidate;
+        }
+    }
+    throw std::out_of_range("golden case has no tensor with uid " + std::to_string(uid));
+}
+
+void saveGoldenCase(const fs::path& directory, const GoldenCase& goldenCase) {
+    fs::create_directories(directory);
+    const std::string graphJson =
+        hipdnn_flatbuffers_sdk::graphToJson(goldenCase.graph.data(), goldenCase.graph.size());
+    writeFile(directory / "graph.json", graphJson.data(), graphJson.size());
+
+    nlohmann::json manifest;
+    manifest["format"] = formatTag;
+    manifest["graph"] = "graph.json";
+    manifest["tensors"] = nlohmann::json::array();
+    for (const auto& tensor : goldenCase.tensors) {
+        if (tensor.bytes.size() != expectedByteCount(tensor)) {
+            throw std::invalid_argument("golden data: tensor uid " + std::to_string(tensor.uid) + " '" +
+                                        tensor.name + "' has " + std::to_string(tensor.bytes.size()) +
+                                        " bytes but its dims, " + "strides and type need " +
+                                        std::to_string(expectedByteCount(tensor)));
+        }
+        const std::string file = "tensor_" + std::to_string(tensor.uid) + ".bin";
+        writeFile(directory / file, tensor.bytes.data(), tensor.bytes.size());
+        manifest["tensors"].push_back({{"uid", tensor.uid},
+                                       {"name", tensor.name},
+                                       {"data_type", fb::EnumNameDataType(tensor.dataType)},
+                                       {"dims", tensor.dims},
+                                       {"strides", tensor.strides},
+                                       {"file", file}});
+    }
+    const std::string text = manifest.dump(2);
+    writeFile(directory / "manifest.json", text.data(), text.size());
+}
+
+GoldenCase loadGoldenCase(const fs::path& directory) {
+    const fs::path manifestPath = directory / "manifest.json";
+    const auto manifestBytes = readFile(manifestPath);
+    GoldenCase goldenCase;
+    try {
+        const auto manifest = nlohmann::json::parse(manifestBytes.begin(), manifestBytes.end());
+        if (manifest.value("format", std::string()) != formatTag) {
+            throw std::runtime_error("golden data: " + manifestPath.string() + " is not a " + formatTag +
+                                     " manifest");
+        }
+        const auto graphBytes = readFile(directory / manifest.at("graph").get<std::string>());
+        goldenCase.graph = hipdnn_flatbuffers_sdk::graphFromJson(
+            std::string_view(reinterpret_cast<const char*>(graphBytes.data()), graphBytes.size()));
+        for (const auto& entry : manifest.at("tensors")) {
+            GoldenTensor tensor;
+            tensor.uid = entry.at("uid").get<int64_t>();
+            tensor.name = entry.at("name").get<std::string>();
+            tensor.dataType = parseDataType(entry.at("data_type").get<std::string>(), manifestPath);
+            tensor.dims = entry.at("dims").get<std::vector<int64_t>>();
+            tensor.strides = entry.at("strides").get<std::vector<int64_t>>();
+            const fs::path file = directory / entry.at("file").get<std::string>();
+            tensor.bytes = readFile(file);
+            if (tensor.bytes.size() != expectedByteCount(tensor)) {
+                throw std::runtime_error("golden data: " + file.string() + " has " +
+                                         std::to_string(tensor.bytes.size()) + " bytes but tensor uid " +
+                                         std::to_string(tensor.uid) + " needs " +
+                                         std::to_string(expectedByteCount(tensor)));
+            }
+            goldenCase.tensors.push_back(std::move(tensor));
+        }
+    } catch (const nlohmann::json::exception& error) {
+        throw std::runtime_error("golden data: malformed " + manifestPath.string() + ": " + error.what());
+    }
+    return goldenCase;
+}
+
+}  // namespace hipdnn_test_sdk

@@ -1,0 +1,72 @@
+// Execution plan serialization: round trip with a plugin that exports the trio, NOT_SUPPORTED
+// otherwise.
+#include "BackendTestUtils.hpp"
+
+using namespace hipdnn_backend_tests;
+
+namespace {
+
+class PlanSerialization : public ::testing::Test {
+protected:
+    void SetUp() override {
+        usePluginPaths({pluginDir("good_cpu"), pluginDir("knobs")});
+        _handle = createCpuHandle();
+        _graph = finalizedGraph(_handle, makeGraph());
+    }
+    void TearDown() override {
+        hipdnnBackendDestroyDescriptor(_graph);
+        hipdnnDestroy(_handle);
+    }
+    hipdnnBackendDescriptor_t planFor(const char* name) {
+        hipdnnBackendDescriptor_t engine = finalizedEngine(_graph, engineIdOf(name));
+        hipdnnBackendDescriptor_t config = finalizedConfig(engine);
+        hipdnnBackendDescriptor_t plan = finalizedPlan(config);
+        hipdnnBackendDestroyDescriptor(config);
+        hipdnnBackendDestroyDescriptor(engine);
+        return plan;
+    }
+    hipdnnHandle_t _handle = nullptr;
+    hipdnnBackendDescriptor_t _graph = nullptr;
+};
+
+TEST_F(PlanSerialization, RoundTripGivesAnExecutablePlan) {
+    hipdnnBackendDescriptor_t plan = planFor("FAKE_CPU_RELU_ENGINE");
+    size_t size = 0;
+    ASSERT_EQ(hipdnnBackendGetSerializedExecutionPlan_ext(plan, 0, &size, nullptr), HIPDNN_STATUS_SUCCESS)
+        << lastError();
+    std::vector<uint8_t> bytes(size);
+    ASSERT_EQ(hipdnnBackendGetSerializedExecutionPlan_ext(plan, size, &size, bytes.data()),
+              HIPDNN_STATUS_SUCCESS);
+    hipdnnBackendDestroyDescriptor(plan);
+
+    hipdnnBackendDescriptor_t restored = nullptr;
+    ASSERT_EQ(
+        hipdnnBackendCreateAndDeserializeExecutionPlan_ext(_handle, &restored, bytes.data(), bytes.size()),
+        HIPDNN_STATUS_SUCCESS)
+        << lastError();
+    std::vector<float> x = {-1, 2, -3, 4, -5, 6, -7, 8}, y(8, 0);
+    hipdnnBackendDescriptor_t pack = variantPack({kInputUid, kOutputUid}, {x.data(), y.data()});
+    ASSERT_EQ(hipdnnBackendExecute(_handle, restored, pack), HIPDNN_STATUS_SUCCESS) << lastError();
+    EXPECT_EQ(y, (std::vector<float>{0, 2, 0, 4, 0, 6, 0, 8}));
+    hipdnnBackendDestroyDescriptor(pack);
+    hipdnnBackendDestroyDescriptor(restored);
+
+    bytes[bytes.size() / 2] ^= 0xFF;
+    bytes.resize(bytes.size() / 2);
+    EXPECT_EQ(
+        hipdnnBackendCreateAndDeserializeExecutionPlan_ext(_handle, &restored, bytes.data(), bytes.size()),
+        HIPDNN_STATUS_BAD_PARAM);
+}
+
+TEST_F(PlanSerialization, PluginsWithoutTheTrioAnswerNotSupported) {
+    hipdnnBackendDescriptor_t plan = planFor("FAKE_KNOB_ENGINE");
+    size_t size = 0;
+    EXPECT_EQ(hipdnnBackendGetSerializedExecutionPlan_ext(plan, 0, &size, nullptr),
+              HIPDNN_STATUS_NOT_SUPPORTED);
+    EXPECT_NE(
+        lastError().find("Plugin 'fake_knobs' does not export the execution plan serialization functions"),
+        std::string::npos);
+    hipdnnBackendDestroyDescriptor(plan);
+}
+
+}  // namespace

@@ -1,0 +1,111 @@
+// bn: batch normalization inference (with an optional epilogue), training with running
+// statistics, and backward with the saved statistics.
+#include "Epilogue.hpp"
+#include "Problem.hpp"
+
+#include <sstream>
+
+namespace hipdnn_driver {
+
+namespace fe = hipdnn_frontend;
+
+namespace {
+
+const char* modeName(BnSpec::Mode mode) {
+    switch (mode) {
+        case BnSpec::Mode::Training:
+            return "training";
+        case BnSpec::Mode::Backward:
+            return "backward";
+        case BnSpec::Mode::Inference:
+            break;
+    }
+    return "inference";
+}
+
+std::string number(double value) {
+    std::ostringstream text;
+    text << value;
+    return text.str();
+}
+
+}  // namespace
+
+std::vector<std::string> bnWords(const BnSpec& s) {
+    const BnSpec d;
+    std::vector<std::string> words{"bn"};
+    detail::addFlag(words, "--mode", modeName(s.mode), modeName(d.mode));
+    detail::addFlag(words, "-n", s.n, d.n);
+    detail::addFlag(words, "-c", s.c, d.c);
+    if (s.depth > 0) {
+        detail::addFlag(words, "-D", s.depth, 0);
+    }
+    detail::addFlag(words, "-H", s.h, d.h);
+    detail::addFlag(words, "-W", s.w, d.w);
+    detail::addFlag(words, "--epsilon", number(s.epsilon), number(d.epsilon));
+    if (s.mode == BnSpec::Mode::Training) {
+        detail::addFlag(words, "--momentum", number(s.momentum), number(d.momentum));
+    }
+    detail::addFlag(words, "--dtype", dataTypeFlag(s.dataType), "fp32");
+    detail::addFlag(words, "--layout", s.layout == Layout::ChannelsLast ? "NHWC" : "NCHW", "NCHW");
+    detail::addFlag(words, "--fuse", epilogueList(s.epilogue), "");
+    return words;
+}
+
+Problem makeBnProblem(const BnSpec& s) {
+    const std::vector<int64_t> dims =
+        s.depth > 0 ? std::vector<int64_t>{s.n, s.c, s.depth, s.h, s.w} : std::vector<int64_t>{s.n, s.c, s.h, s.w};
+    std::vector<int64_t> channelDims(dims.size(), 1);
+    channelDims[1] = s.c;
+
+    std::string label = std::string("bn ") + modeName(s.mode) + " " + dataTypeFlag(s.dataType) + " " +
+                        detail::layoutName(s.layout, dims.size()) + " " + detail::joinDims(dims, 'x');
+    if (!s.epilogue.empty()) {
+        label += " +" + epilogueList(s.epilogue);
+    }
+    fe::graph::Graph graph;
+    graph.set_name(label)
+        .set_io_data_type(s.dataType)
+        .set_intermediate_data_type(DataType::FLOAT)
+        .set_compute_data_type(DataType::FLOAT);
+    // Statistics and affine parameters stay in fp32 whatever the activations' type, as in cuDNN.
+    auto channelTensor = [&](const std::string& name) {
+        return detail::makeTensor(graph, name, channelDims, s.layout, DataType::FLOAT);
+    };
+    auto x = detail::makeTensor(graph, "x", dims, s.layout);
+    auto scale = channelTensor("scale");
+    switch (s.mode) {
+        case BnSpec::Mode::Inference: {
+            auto y = graph.batchnorm_inference(x, channelTensor("mean"), channelTensor("inv_variance"), scale,
+                                               channelTensor("bias"),
+                                               fe::graph::BatchnormInferenceAttributes().set_name("bn"));
+            appendEpilogue(graph, y, dims, 1, s.layout, s.epilogue)->set_output(true);
+            break;
+        }
+        case BnSpec::Mode::Training: {
+            auto attributes = fe::graph::BatchnormAttributes().set_name("bn");
+            attributes.set_epsilon(detail::makeScalar(graph, "epsilon", static_cast<float>(s.epsilon)));
+            attributes.set_previous_running_stats(channelTensor("running_mean"), channelTensor("running_variance"),
+                                                  detail::makeScalar(graph, "momentum", static_cast<float>(s.momentum)));
+            auto outputs = graph.batchnorm(x, scale, channelTensor("bias"), attributes);
+            for (auto& output : outputs) {
+                output->set_output(true).set_data_type(DataType::FLOAT);
+            }
+            outputs[0]->set_data_type(s.dataType);
+            break;
+        }
+        case BnSpec::Mode::Backward: {
+            auto attributes = fe::graph::BatchnormBackwardAttributes().set_name("bn_backward");
+            attributes.set_saved_mean_and_inv_variance(channelTensor("saved_mean"), channelTensor("saved_inv_variance"));
+            auto dy = detail::makeTensor(graph, "dy", dims, s.layout);
+            auto outputs = graph.batchnorm_backward(dy, x, scale, attributes);
+            outputs[0]->set_output(true);
+            outputs[1]->set_output(true).set_data_type(DataType::FLOAT);
+            outputs[2]->set_output(true).set_data_type(DataType::FLOAT);
+            break;
+        }
+    }
+    return Problem{label, bnWords(s), serializeGraph(graph), std::nullopt};
+}
+
+}  // namespace hipdnn_driver

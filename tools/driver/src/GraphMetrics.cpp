@@ -1,0 +1,144 @@
+#include "GraphMetrics.hpp"
+
+#include <algorithm>
+
+#include <hipdnn_data_sdk/utilities/ShapeUtilities.hpp>
+#include <hipdnn_test_sdk/ElementAccess.hpp>
+
+namespace hipdnn_driver {
+
+namespace fbs = hipdnn_flatbuffers_sdk::data_objects;
+using hipdnn_flatbuffers_sdk::GraphWrapper;
+using hipdnn_test_sdk::ToleranceOp;
+
+namespace {
+
+std::vector<int64_t> dimsOf(const GraphWrapper& graph, int64_t uid) {
+    const auto* dims = graph.tensor(uid).dims();
+    return {dims->begin(), dims->end()};
+}
+
+double elements(const GraphWrapper& graph, int64_t uid) {
+    return static_cast<double>(hipdnn_data_sdk::utilities::elementCount(dimsOf(graph, uid)));
+}
+
+// Terms per output element of a convolution: (C / groups) x filter volume = W's dims but the first.
+int64_t filterTerms(const GraphWrapper& graph, int64_t filterUid) {
+    const auto dims = dimsOf(graph, filterUid);
+    int64_t terms = 1;
+    for (size_t i = 1; i < dims.size(); ++i) {
+        terms *= dims[i];
+    }
+    return terms;
+}
+
+// Lower is more dominant.
+int rankOf(ToleranceOp op) {
+    switch (op) {
+        case ToleranceOp::ConvolutionFwd:
+        case ToleranceOp::ConvolutionBwd:
+        case ToleranceOp::ConvolutionWrw:
+            return 0;
+        case ToleranceOp::Matmul:
+            return 1;
+        case ToleranceOp::BatchnormTraining:
+        case ToleranceOp::BatchnormBackward:
+        case ToleranceOp::Layernorm:
+        case ToleranceOp::RmsNorm:
+            return 2;
+        case ToleranceOp::BatchnormInference:
+        case ToleranceOp::BatchnormInferenceVariance:
+        case ToleranceOp::Resample:
+        case ToleranceOp::Reduction:
+            return 3;
+        case ToleranceOp::Pointwise:
+            break;
+    }
+    return 4;
+}
+
+}  // namespace
+
+double graphFlops(const GraphWrapper& graph) {
+    double flops = 0.0;
+    for (size_t index = 0; index < graph.nodeCount(); ++index) {
+        const auto node = graph.node(index);
+        if (const auto* conv = node.attributesAs<fbs::ConvolutionFwdAttributes>()) {
+            flops += 2.0 * elements(graph, conv->y_tensor_uid()) * filterTerms(graph, conv->w_tensor_uid());
+        } else if (const auto* dgrad = node.attributesAs<fbs::ConvolutionBwdAttributes>()) {
+            flops += 2.0 * elements(graph, dgrad->dy_tensor_uid()) * filterTerms(graph, dgrad->w_tensor_uid());
+        } else if (const auto* wgrad = node.attributesAs<fbs::ConvolutionWrwAttributes>()) {
+            flops += 2.0 * elements(graph, wgrad->dy_tensor_uid()) * filterTerms(graph, wgrad->dw_tensor_uid());
+        } else if (const auto* matmul = node.attributesAs<fbs::MatmulAttributes>()) {
+            const auto a = dimsOf(graph, matmul->a_tensor_uid());
+            flops += 2.0 * elements(graph, matmul->c_tensor_uid()) * static_cast<double>(a.back());
+        }
+    }
+    return flops;
+}
+
+double graphBytes(const GraphWrapper& graph) {
+    double bytes = 0.0;
+    auto add = [&](int64_t uid) {
+        const auto& tensor = graph.tensor(uid);
+        if (tensor.value() != nullptr) {
+            return;
+        }
+        bytes += elements(graph, uid) * static_cast<double>(hipdnn_test_sdk::dataTypeSize(tensor.data_type()));
+    };
+    for (int64_t uid : graph.inputUids()) {
+        add(uid);
+    }
+    for (int64_t uid : graph.outputUids()) {
+        add(uid);
+    }
+    return bytes;
+}
+
+GraphTolerance graphTolerance(const GraphWrapper& graph) {
+    GraphTolerance result;
+    for (size_t index = 0; index < graph.nodeCount(); ++index) {
+        const auto node = graph.node(index);
+        ToleranceOp op = ToleranceOp::Pointwise;
+        int64_t length = 1;
+        if (const auto* conv = node.attributesAs<fbs::ConvolutionFwdAttributes>()) {
+            op = ToleranceOp::ConvolutionFwd;
+            length = filterTerms(graph, conv->w_tensor_uid());
+        } else if (const auto* dgrad = node.attributesAs<fbs::ConvolutionBwdAttributes>()) {
+            op = ToleranceOp::ConvolutionBwd;
+            const auto w = dimsOf(graph, dgrad->w_tensor_uid());
+            length = filterTerms(graph, dgrad->w_tensor_uid()) / w[1] * w[0];
+        } else if (const auto* wgrad = node.attributesAs<fbs::ConvolutionWrwAttributes>()) {
+            op = ToleranceOp::ConvolutionWrw;
+            const auto dy = dimsOf(graph, wgrad->dy_tensor_uid());
+            length = hipdnn_data_sdk::utilities::elementCount(dy) / dy[1];
+        } else if (const auto* matmul = node.attributesAs<fbs::MatmulAttributes>()) {
+            op = ToleranceOp::Matmul;
+            length = dimsOf(graph, matmul->a_tensor_uid()).back();
+        } else if (node.attributesAs<fbs::BatchnormInferenceAttributes>() != nullptr) {
+            op = ToleranceOp::BatchnormInference;
+        } else if (node.attributesAs<fbs::BatchnormInferenceVarianceExtAttributes>() != nullptr) {
+            op = ToleranceOp::BatchnormInferenceVariance;
+        } else if (node.attributesAs<fbs::BatchnormAttributes>() != nullptr) {
+            op = ToleranceOp::BatchnormTraining;
+        } else if (node.attributesAs<fbs::BatchnormBackwardAttributes>() != nullptr) {
+            op = ToleranceOp::BatchnormBackward;
+        } else if (node.attributesAs<fbs::LayernormAttributes>() != nullptr) {
+            op = ToleranceOp::Layernorm;
+        } else if (node.attributesAs<fbs::RMSNormAttributes>() != nullptr ||
+                   node.attributesAs<fbs::RMSNormBackwardAttributes>() != nullptr) {
+            op = ToleranceOp::RmsNorm;
+        } else if (node.attributesAs<fbs::ResampleFwdAttributes>() != nullptr) {
+            op = ToleranceOp::Resample;
+        } else if (node.attributesAs<fbs::ReductionAttributes>() != nullptr) {
+            op = ToleranceOp::Reduction;
+        }
+        if (rankOf(op) < rankOf(result.op)) {
+            result.op = op;
+        }
+        result.reductionLength = std::max(result.reductionLength, length);
+    }
+    return result;
+}
+
+}  // namespace hipdnn_driver

@@ -1,0 +1,28 @@
+// What a graph costs and how exactly it must match the reference, read from the graph itself so
+// that `graph FILE` gets the same treatment as the built-in problems.
+#pragma once
+
+#include <cstdint>
+
+#include <hipdnn_flatbuffers_sdk/GraphWrapper.hpp>
+#include <hipdnn_test_sdk/Tolerances.hpp>
+
+namespace hipdnn_driver {
+
+// 2 x multiply-adds of the convolutions and matmuls (other operations count 0: they are
+// memory-bound and are reported in GB/s).
+double graphFlops(const hipdnn_flatbuffers_sdk::GraphWrapper& graph);
+
+// Bytes of the non-virtual tensors read or written (each once).
+double graphBytes(const hipdnn_flatbuffers_sdk::GraphWrapper& graph);
+
+struct GraphTolerance {
+    hipdnn_test_sdk::ToleranceOp op = hipdnn_test_sdk::ToleranceOp::Pointwise;
+    int64_t reductionLength = 1;  // longest dot product (conv / matmul), for accumulation bounds
+};
+
+// The operation that dominates the error: convolution, then matmul, then normalizations,
+// pooling and reductions, then pointwise.
+GraphTolerance graphTolerance(const hipdnn_flatbuffers_sdk::GraphWrapper& graph);
+
+}  // namespace hipdnn_driver

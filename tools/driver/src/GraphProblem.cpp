@@ -1,0 +1,58 @@
+// graph FILE: a serialized graph from disk (JSON, or a binary Graph FlatBuffer), checked with the
+// FlatBuffers SDK's verifier and graph contract before anything runs it.
+#include "Problem.hpp"
+
+#include <fstream>
+#include <iterator>
+
+#include <hipdnn_flatbuffers_sdk/GraphJson.hpp>
+#include <hipdnn_flatbuffers_sdk/GraphWrapper.hpp>
+
+namespace hipdnn_driver {
+
+namespace {
+
+bool looksLikeJson(const std::string& text) {
+    const size_t first = text.find_first_not_of(" \t\r\n");
+    return first != std::string::npos && text[first] == '{';
+}
+
+}  // namespace
+
+std::vector<uint8_t> readGraphFile(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+        throw ProblemError(file.string() + ": cannot open the graph file");
+    }
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<uint8_t> bytes;
+    try {
+        if (looksLikeJson(text)) {
+            bytes = hipdnn_flatbuffers_sdk::graphFromJson(text);
+        } else {
+            bytes.assign(text.begin(), text.end());
+        }
+        // Verifies the buffer and the graph contract; the message names the tensor or node.
+        hipdnn_flatbuffers_sdk::GraphWrapper verified(bytes.data(), bytes.size());
+    } catch (const std::exception& error) {
+        throw ProblemError(file.string() + ": " + error.what());
+    }
+    return bytes;
+}
+
+Problem makeGraphProblem(const GraphSpec& spec) {
+    Problem problem;
+    problem.graph = readGraphFile(spec.file);
+    const auto* graph = hipdnn_flatbuffers_sdk::data_objects::GetGraph(problem.graph.data());
+    const std::string name = graph->name() != nullptr ? graph->name()->str() : std::string();
+    problem.label = "graph " + spec.file.filename().string() + (name.empty() ? "" : " (" + name + ")");
+    problem.commandWords = {"graph", spec.file.string()};
+    if (spec.inputsDir) {
+        problem.commandWords.push_back("--inputs");
+        problem.commandWords.push_back(spec.inputsDir->string());
+    }
+    problem.inputsDir = spec.inputsDir;
+    return problem;
+}
+
+}  // namespace hipdnn_driver

@@ -1,0 +1,67 @@
+// norm: layer normalization or RMS normalization over every dim but the first.
+#include "Problem.hpp"
+
+#include <sstream>
+
+namespace hipdnn_driver {
+
+namespace fe = hipdnn_frontend;
+
+namespace {
+
+std::string number(double value) {
+    std::ostringstream text;
+    text << value;
+    return text.str();
+}
+
+}  // namespace
+
+std::vector<std::string> normWords(const NormSpec& s) {
+    const NormSpec d;
+    std::vector<std::string> words{"norm"};
+    detail::addFlag(words, "--type", s.kind == NormSpec::Kind::Rmsnorm ? "rmsnorm" : "layernorm", "layernorm");
+    detail::addFlag(words, "--phase", s.phase == fe::NormFwdPhase::TRAINING ? "training" : "inference", "inference");
+    detail::addFlag(words, "--dims", detail::joinDims(s.dims, ','), detail::joinDims(d.dims, ','));
+    detail::addFlag(words, "--epsilon", number(s.epsilon), number(d.epsilon));
+    detail::addFlag(words, "--dtype", dataTypeFlag(s.dataType), "fp32");
+    return words;
+}
+
+Problem makeNormProblem(const NormSpec& s) {
+    const bool training = s.phase == fe::NormFwdPhase::TRAINING;
+    const std::string label = std::string(s.kind == NormSpec::Kind::Rmsnorm ? "rmsnorm " : "layernorm ") +
+                              (training ? "training " : "inference ") + dataTypeFlag(s.dataType) + " " +
+                              detail::joinDims(s.dims, 'x');
+    fe::graph::Graph graph;
+    graph.set_name(label)
+        .set_io_data_type(s.dataType)
+        .set_intermediate_data_type(DataType::FLOAT)
+        .set_compute_data_type(DataType::FLOAT);
+    std::vector<int64_t> paramDims = s.dims;
+    paramDims[0] = 1;
+    auto x = detail::makeTensor(graph, "x", s.dims, Layout::ChannelsFirst);
+    auto scale = detail::makeTensor(graph, "scale", paramDims, Layout::ChannelsFirst, DataType::FLOAT);
+    auto epsilon = detail::makeScalar(graph, "epsilon", static_cast<float>(s.epsilon));
+    if (s.kind == NormSpec::Kind::Layernorm) {
+        auto bias = detail::makeTensor(graph, "bias", paramDims, Layout::ChannelsFirst, DataType::FLOAT);
+        auto outputs = graph.layernorm(
+            x, scale, bias,
+            fe::graph::LayernormAttributes().set_name("layernorm").set_forward_phase(s.phase).set_epsilon(epsilon));
+        outputs[0]->set_output(true);
+        if (training) {
+            outputs[1]->set_output(true).set_data_type(DataType::FLOAT);
+            outputs[2]->set_output(true).set_data_type(DataType::FLOAT);
+        }
+    } else {
+        auto outputs = graph.rmsnorm(
+            x, scale, fe::graph::RmsnormAttributes().set_name("rmsnorm").set_forward_phase(s.phase).set_epsilon(epsilon));
+        outputs[0]->set_output(true);
+        if (training) {
+            outputs[1]->set_output(true).set_data_type(DataType::FLOAT);
+        }
+    }
+    return Problem{label, normWords(s), serializeGraph(graph), std::nullopt};
+}
+
+}  // namespace hipdnn_driver

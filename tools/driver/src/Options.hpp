@@ -1,0 +1,62 @@
+// The command line: subcommands, their flags and the options every run shares. CLI11 is used
+// only in Options.cpp; everything else sees these plain values.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ProblemSpecs.hpp"
+
+namespace hipdnn_driver {
+
+enum class RunMode { Correctness, Performance, Both };
+
+struct CommonOptions {
+    // "" = the heuristics' first choice; "all" = every applicable engine; else a comma list.
+    std::string engine;
+    RunMode run = RunMode::Both;
+    int warmup = 3;
+    int iterations = 20;
+    std::string device;             // "" = hipdnnCreate's choice; "cpu", "gpu", "gpu:N"
+    std::optional<uint32_t> seed;   // unset = HIPDNN_GLOBAL_TEST_SEED (default 1)
+    std::string csvPath;
+    std::string jsonPath;
+    std::string dumpDir;
+    std::vector<std::string> knobs;  // "id=value"
+    bool verbose = false;
+};
+
+enum class Command { Problem, Batch, Demo, List, SupportTable };
+
+struct Invocation {
+    Command command = Command::Demo;
+    CommonOptions common;
+    ProblemSpec problem;
+    std::string batchFile;
+};
+
+// A command line the driver cannot run; the message names the flag (and, from batch files, the
+// line).
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Parses argv without the program name. Returns the invocation, or nothing when the command
+// line was handled here: --help (usage printed to `out`, exitCode 0) or an error (message and
+// usage printed to `err`, exitCode 2).
+struct ParseOutcome {
+    std::optional<Invocation> invocation;
+    int exitCode = 0;
+};
+ParseOutcome parseCommandLine(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+// Parses one problem (a batch-file line split into words: "conv -n 4 ..."). Options not given on
+// the line keep the values of `defaults`. Throws UsageError naming the offending flag.
+Invocation parseProblemWords(const std::vector<std::string>& words, const CommonOptions& defaults);
+
+}  // namespace hipdnn_driver

@@ -1,0 +1,15 @@
+# Runs ${DRIVER} ${ARGS}; fails unless the exit status is ${EXPECT_EXIT}, stdout + stderr match the
+# regular expression ${EXPECT} (newlines folded into spaces) and do not match ${REJECT}.
+execute_process(COMMAND ${DRIVER} ${ARGS} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(text "${out}${err}")
+string(REPLACE "\n" " " flat "${text}")
+message("${text}")
+if(NOT "${status}" STREQUAL "${EXPECT_EXIT}")
+    message(FATAL_ERROR "exit status ${status}, expected ${EXPECT_EXIT}")
+endif()
+if(EXPECT AND NOT flat MATCHES "${EXPECT}")
+    message(FATAL_ERROR "output does not match: ${EXPECT}")
+endif()
+if(REJECT AND flat MATCHES "${REJECT}")
+    message(FATAL_ERROR "output matches what it must not: ${REJECT}")
+endif()

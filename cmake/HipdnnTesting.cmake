@@ -8,7 +8,10 @@ function(hipdnn_add_gtest)
     if(NOT ARG_TIMEOUT)
         set(ARG_TIMEOUT 600)
     endif()
+    # PROPERTIES is a flat key/value list: list-valued properties need their ';' escaped.
+    string(REPLACE ";" "\\;" labels "${ARG_LABELS}")
+    string(REPLACE ";" "\\;" environment "${ARG_ENVIRONMENT}")
     gtest_discover_tests(${ARG_NAME}
         DISCOVERY_TIMEOUT 60
-        PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT} ENVIRONMENT "${ARG_ENVIRONMENT}")
+        PROPERTIES LABELS "${labels}" TIMEOUT ${ARG_TIMEOUT} ENVIRONMENT "${environment}")
 endfunction()

@@ -10,8 +10,8 @@
 #include <cstdio>
 #include <functional>
 #include <random>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace onednn_bench {
@@ -27,8 +27,9 @@ struct ConvProblem {
     double flops() const { return 2.0 * n * k * outH() * outW() * c * r * r; }
     std::string name() const {
         return std::string(biasRelu ? "conv_bias_relu" : "conv") + "_nhwc_n" + std::to_string(n) + "_" +
-               std::to_string(h) + "x" + std::to_string(w) + "_c" + std::to_string(c) + "_k" + std::to_string(k) +
-               "_" + std::to_string(r) + "x" + std::to_string(r) + "_s" + std::to_string(stride);
+               std::to_string(h) + "x" + std::to_string(w) + "_c" + std::to_string(c) + "_k" +
+               std::to_string(k) + "_" + std::to_string(r) + "x" + std::to_string(r) + "_s" +
+               std::to_string(stride);
     }
 };
 
@@ -44,16 +45,20 @@ struct MatmulProblem {
 /// ResNet-50's distinct 3x3 and 1x1 layers at N = 4, stride-2 ones included.
 inline std::vector<ConvProblem> resnetConvProblems() {
     return {
-        {4, 64, 56, 56, 64, 3, 1},    {4, 64, 56, 56, 256, 1, 1},  {4, 256, 56, 56, 64, 1, 1},
-        {4, 128, 28, 28, 128, 3, 1},  {4, 256, 14, 14, 256, 3, 1}, {4, 512, 7, 7, 512, 3, 1},
-        {4, 128, 56, 56, 128, 3, 2},  {4, 256, 28, 28, 256, 3, 2}, {4, 512, 14, 14, 512, 3, 2},
+        {4, 64, 56, 56, 64, 3, 1},   {4, 64, 56, 56, 256, 1, 1},  {4, 256, 56, 56, 64, 1, 1},
+        {4, 128, 28, 28, 128, 3, 1}, {4, 256, 14, 14, 256, 3, 1}, {4, 512, 7, 7, 512, 3, 1},
+        {4, 128, 56, 56, 128, 3, 2}, {4, 256, 28, 28, 256, 3, 2}, {4, 512, 14, 14, 512, 3, 2},
         {4, 256, 56, 56, 512, 1, 2},
     };
 }
 
-inline ConvProblem fusedConvProblem() { return {4, 64, 56, 56, 64, 3, 1, true}; }
+inline ConvProblem fusedConvProblem() {
+    return {4, 64, 56, 56, 64, 3, 1, true};
+}
 
-inline std::vector<MatmulProblem> matmulProblems() { return {{1024, 1024, 1024}, {4, 1000, 2048}}; }
+inline std::vector<MatmulProblem> matmulProblems() {
+    return {{1024, 1024, 1024}, {4, 1000, 2048}};
+}
 
 inline std::vector<float> randomBuffer(size_t count, uint32_t seed) {
     std::mt19937 random(seed);
@@ -74,13 +79,15 @@ inline double medianMs(const std::function<void()>& body, int warmup, int runs) 
     for (int i = 0; i < runs; ++i) {
         const auto start = std::chrono::steady_clock::now();
         body();
-        times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        times.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
     std::nth_element(times.begin(), times.begin() + runs / 2, times.end());
     return times[static_cast<size_t>(runs / 2)];
 }
 
-inline void printLine(const std::string& problem, const std::string& implementation, double ms, double flops) {
+inline void printLine(const std::string& problem, const std::string& implementation, double ms,
+                      double flops) {
     std::printf("%-48s %-22s median_ms=%9.3f  GFLOP/s=%8.1f\n", problem.c_str(), implementation.c_str(), ms,
                 flops / (ms * 1e6));
     std::fflush(stdout);
@@ -92,8 +99,8 @@ inline void printLine(const std::string& problem, const std::string& implementat
 /// framework that caches reordered weights would time).
 class DirectConv {
 public:
-    DirectConv(const dnnl::engine& engine, const ConvProblem& p, const float* x, const float* w, const float* bias,
-               float* y)
+    DirectConv(const dnnl::engine& engine, const ConvProblem& p, const float* x, const float* w,
+               const float* bias, float* y)
         : _stream(engine) {
         using md = dnnl::memory::desc;
         using tag = dnnl::memory::format_tag;
@@ -113,11 +120,11 @@ public:
         const dnnl::memory::dims strides{p.stride, p.stride}, pads{p.pad(), p.pad()};
         const auto desc = p.biasRelu
                               ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                                dnnl::algorithm::convolution_direct, xDesc, wAny,
-                                                                bDesc, yDesc, strides, pads, pads)
+                                                                dnnl::algorithm::convolution_direct, xDesc,
+                                                                wAny, bDesc, yDesc, strides, pads, pads)
                               : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                                dnnl::algorithm::convolution_direct, xDesc, wAny,
-                                                                yDesc, strides, pads, pads);
+                                                                dnnl::algorithm::convolution_direct, xDesc,
+                                                                wAny, yDesc, strides, pads, pads);
         const dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
         implementation = pd.impl_info_str();
         _scratchpad.resize(pd.scratchpad_desc().get_size() / sizeof(float) + 1);
@@ -162,7 +169,8 @@ public:
         using md = dnnl::memory::desc;
         using tag = dnnl::memory::format_tag;
         const auto f32 = dnnl::memory::data_type::f32;
-        const md aDesc({p.m, p.k}, f32, tag::ab), bDesc({p.k, p.n}, f32, tag::ab), cDesc({p.m, p.n}, f32, tag::ab);
+        const md aDesc({p.m, p.k}, f32, tag::ab), bDesc({p.k, p.n}, f32, tag::ab),
+            cDesc({p.m, p.n}, f32, tag::ab);
         dnnl::primitive_attr attr;
         attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
         const dnnl::matmul::primitive_desc pd({aDesc, bDesc, cDesc}, attr, engine);

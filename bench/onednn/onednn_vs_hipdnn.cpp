@@ -23,7 +23,8 @@ void check(hipdnnStatus_t status, const char* what) {
     if (status != HIPDNN_STATUS_SUCCESS) {
         char message[HIPDNN_ERROR_STRING_MAX_LENGTH] = {};
         hipdnnGetLastErrorString(message, sizeof(message));
-        throw std::runtime_error(std::string(what) + " failed: " + hipdnnGetErrorString(status) + ": " + message);
+        throw std::runtime_error(std::string(what) + " failed: " + hipdnnGetErrorString(status) + ": " +
+                                 message);
     }
 }
 
@@ -33,25 +34,30 @@ public:
     HipdnnPlan(hipdnnHandle_t handle, const std::vector<uint8_t>& graph, const std::vector<int64_t>& uids,
                const std::vector<void*>& pointers)
         : _handle(handle) {
-        check(hipdnnBackendCreateAndDeserializeGraph_ext(&_graph, graph.data(), graph.size()), "deserialize graph");
-        check(hipdnnBackendSetAttribute(_graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle),
+        check(hipdnnBackendCreateAndDeserializeGraph_ext(&_graph, graph.data(), graph.size()),
+              "deserialize graph");
+        check(hipdnnBackendSetAttribute(_graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1,
+                                        &handle),
               "set graph handle");
         check(hipdnnBackendFinalize(_graph), "finalize graph");
         check(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &_engine), "create engine");
-        check(hipdnnBackendSetAttribute(_engine, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-                                        &_graph),
+        check(hipdnnBackendSetAttribute(_engine, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH,
+                                        HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &_graph),
               "set engine graph");
         const int64_t engineId = hipdnn_data_sdk::utilities::ONEDNN_ENGINE_ID;
-        check(hipdnnBackendSetAttribute(_engine, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &engineId),
+        check(hipdnnBackendSetAttribute(_engine, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1,
+                                        &engineId),
               "set engine id");
         check(hipdnnBackendFinalize(_engine), "finalize engine");
-        check(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &_config), "create engine config");
-        check(hipdnnBackendSetAttribute(_config, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-                                        &_engine),
+        check(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &_config),
+              "create engine config");
+        check(hipdnnBackendSetAttribute(_config, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR,
+                                        1, &_engine),
               "set config engine");
         check(hipdnnBackendFinalize(_config), "finalize engine config");
         check(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &_plan), "create plan");
-        check(hipdnnBackendSetAttribute(_plan, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle),
+        check(hipdnnBackendSetAttribute(_plan, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1,
+                                        &handle),
               "set plan handle");
         check(hipdnnBackendSetAttribute(_plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG,
                                         HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &_config),
@@ -59,19 +65,21 @@ public:
         check(hipdnnBackendFinalize(_plan), "finalize plan");
         int64_t workspaceBytes = 0;
         int64_t count = 0;
-        check(hipdnnBackendGetAttribute(_plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &count,
-                                        &workspaceBytes),
+        check(hipdnnBackendGetAttribute(_plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64,
+                                        1, &count, &workspaceBytes),
               "get workspace size");
         _workspace.resize(static_cast<size_t>(workspaceBytes) / sizeof(float) + 1);
         void* workspace = _workspace.data();
-        check(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &_pack), "create variant pack");
+        check(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &_pack),
+              "create variant pack");
         check(hipdnnBackendSetAttribute(_pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64,
                                         static_cast<int64_t>(uids.size()), uids.data()),
               "set uids");
         check(hipdnnBackendSetAttribute(_pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR,
                                         static_cast<int64_t>(pointers.size()), pointers.data()),
               "set pointers");
-        check(hipdnnBackendSetAttribute(_pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &workspace),
+        check(hipdnnBackendSetAttribute(_pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1,
+                                        &workspace),
               "set workspace");
         check(hipdnnBackendFinalize(_pack), "finalize variant pack");
     }
@@ -160,7 +168,8 @@ int main(int argc, char** argv) {
     const int warmup = argc > 2 ? std::atoi(argv[2]) : 5;
     try {
         hipdnnHandle_t handle = nullptr;
-        check(hipdnnCreateForDevice_ext(&handle, HIPDNN_DEVICE_TYPE_CPU_EXT, 0), "hipdnnCreateForDevice_ext(cpu)");
+        check(hipdnnCreateForDevice_ext(&handle, HIPDNN_DEVICE_TYPE_CPU_EXT, 0),
+              "hipdnnCreateForDevice_ext(cpu)");
         const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
 
         auto convs = resnetConvProblems();
@@ -173,7 +182,8 @@ int main(int argc, char** argv) {
             std::vector<float> yDirect(outCount), yHipdnn(outCount);
             DirectConv direct(engine, p, x.data(), w.data(), bias.data(), yDirect.data());
             std::vector<int64_t> uids{1, 2, p.biasRelu ? 6 : 3};
-            std::vector<void*> pointers{const_cast<float*>(x.data()), const_cast<float*>(w.data()), yHipdnn.data()};
+            std::vector<void*> pointers{const_cast<float*>(x.data()), const_cast<float*>(w.data()),
+                                        yHipdnn.data()};
             if (p.biasRelu) {
                 uids.push_back(4);
                 pointers.push_back(const_cast<float*>(bias.data()));
@@ -181,8 +191,9 @@ int main(int argc, char** argv) {
             HipdnnPlan plan(handle, convGraph(p), uids, pointers);
             direct.run();
             plan.run();
-            compare(p.name(), p.flops(), [&] { direct.run(); }, [&] { plan.run(); }, warmup, runs,
-                    maxAbsDifference(yDirect, yHipdnn));
+            compare(
+                p.name(), p.flops(), [&] { direct.run(); }, [&] { plan.run(); }, warmup, runs,
+                maxAbsDifference(yDirect, yHipdnn));
         }
         for (const MatmulProblem& p : matmulProblems()) {
             const auto a = randomBuffer(static_cast<size_t>(p.m * p.k), 1);
@@ -199,8 +210,9 @@ int main(int argc, char** argv) {
                             {const_cast<float*>(a.data()), const_cast<float*>(b.data()), cHipdnn.data()});
             direct.run();
             plan.run();
-            compare(p.name(), p.flops(), [&] { direct.run(); }, [&] { plan.run(); }, warmup, runs,
-                    maxAbsDifference(cDirect, cHipdnn));
+            compare(
+                p.name(), p.flops(), [&] { direct.run(); }, [&] { plan.run(); }, warmup, runs,
+                maxAbsDifference(cDirect, cHipdnn));
         }
         hipdnnDestroy(handle);
     } catch (const std::exception& error) {

@@ -47,8 +47,7 @@ def main():
     torch.set_num_threads(threads)
     torch.manual_seed(1)
     with torch.no_grad():
-        for (n, c, h, w, k, r, s) in RESNET_CONVS + [FUSED_CONV]:
-            fused = (n, c, h, w, k, r, s) == FUSED_CONV
+        for fused, (n, c, h, w, k, r, s) in [(False, p) for p in RESNET_CONVS] + [(True, FUSED_CONV)]:
             x = torch.randn(n, c, h, w).to(memory_format=torch.channels_last)
             weight = torch.randn(k, c, r, r).to(memory_format=torch.channels_last)
             bias = torch.randn(1, k, 1, 1)

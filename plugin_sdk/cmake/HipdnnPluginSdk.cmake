@@ -11,5 +11,10 @@ function(hipdnn_plugin_sdk_configure_plugin target)
         VISIBILITY_INLINES_HIDDEN ON
         POSITION_INDEPENDENT_CODE ON)
     target_link_options(${target} PRIVATE "LINKER:--version-script=${HIPDNN_PLUGIN_EXPORTS_MAP}")
+    # GCC emits STB_GNU_UNIQUE symbols for some inline statics; glibc never unmaps a library
+    # holding one, which would keep a plugin loaded after the backend unloads it.
+    if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+        target_compile_options(${target} PRIVATE -fno-gnu-unique)
+    endif()
     set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${HIPDNN_PLUGIN_EXPORTS_MAP})
 endfunction()

@@ -11,7 +11,9 @@ out=${OUT:-/tmp/hipdnn-gpu-out}
 mkdir -p "$out"
 venv=/opt/torch/.venv
 cudnn_dir=$venv/lib/python3.12/site-packages/nvidia/cudnn/lib
-export LD_LIBRARY_PATH=$cudnn_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# Shared libraries the GPU machine lacks (FlatBuffers) travel in <build>/lib/carried.
+carried=$(pwd -P)/$build_dir/lib/carried
+export LD_LIBRARY_PATH=$cudnn_dir:$carried${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
 # CTest files hold absolute paths of the machine that built them: make that path resolve here.
 if [ "$(pwd -P)" != "$built_root" ] && [ ! -e "$built_root" ]; then
@@ -21,16 +23,18 @@ fi
 
 {
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
-    echo "cuDNN library: $(ls "$cudnn_dir"/libcudnn.so.* 2>/dev/null | head -1)"
+    for path in "$cudnn_dir" /usr/lib/x86_64-linux-gnu; do
+        LD_LIBRARY_PATH=$path python3 -c "import ctypes; print('cuDNN in $path:', ctypes.CDLL('libcudnn.so.9').cudnnGetVersion())"
+    done
 } > "$out/machine.txt" 2>&1
 
 cd "$built_root/$build_dir" || exit 1
-ctest -L gpu --output-on-failure --timeout 300 -j 4 > "$out/ctest_gpu.log" 2>&1
+ctest -L gpu --output-on-failure --timeout 120 -j 4 > "$out/ctest_gpu.log" 2>&1
 echo "ctest -L gpu exit $?" >> "$out/ctest_gpu.log"
 
 # The same suite against the system's cuDNN 9.14: the plugin must degrade cleanly there.
 if [ "${HIPDNN_GPU_RUN_914:-1}" = 1 ]; then
-    LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu ctest -L gpu -R Smoke --timeout 300 -j 4 \
+    LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu:$carried ctest -L gpu -R Smoke --timeout 120 -j 4 \
         > "$out/ctest_gpu_cudnn914.log" 2>&1
     echo "ctest (cuDNN 9.14) exit $?" >> "$out/ctest_gpu_cudnn914.log"
 fi

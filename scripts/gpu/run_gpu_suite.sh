@@ -12,6 +12,9 @@ cmake -G Ninja -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DHIPDNN_BUILD_CP
     -DHIPDNN_BUILD_TOOLS=OFF -DHIPDNN_BUILD_SAMPLES=OFF -DHIPDNN_BUILD_BENCH=OFF
 ninja -C "$build_dir" -j"${HIPDNN_BUILD_JOBS:-2}" hipdnn_backend cpu_reference hipdnn_plugin_cudnn \
     hipdnn_cudnn_unit_tests hipdnn_cudnn_integration_tests hipdnn_cudnn_bench
+# Non-system shared libraries the binaries need (the GPU machine has no FlatBuffers) travel too.
+mkdir -p "$build_dir/lib/carried"
+ldd "$build_dir/lib/libhipdnn_backend.so" | awk '/libflatbuffers/ {print $3}' | xargs -r -I{} cp -L {} "$build_dir/lib/carried/"
 # Only what runs travels: binaries stripped, object files and static libraries left behind.
 find "$build_dir/bin" "$build_dir/lib" -type f \( -name '*.so*' -o -perm -u+x \) -exec strip --strip-unneeded {} + 2>/dev/null || true
 find "$build_dir" \( -name '*.o' -o -name '*.a' \) -delete

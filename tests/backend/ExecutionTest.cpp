@@ -87,13 +87,13 @@ TEST_F(Execution, EngineReportsNameNotesAndPlugin) {
 }
 
 TEST_F(Execution, EnginesThatDoNotApplyOrDoNotExistAreNotSupported) {
-    hipdnnBackendDescriptor_t addGraph = finalizedGraph(_handle, makeGraph(withMode(fb::PointwiseMode::ABS)));
+    hipdnnBackendDescriptor_t absGraph = finalizedGraph(_handle, makeGraph(withMode(fb::PointwiseMode::ABS)));
     hipdnnBackendDescriptor_t engine = nullptr;
     ASSERT_EQ(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &engine),
               HIPDNN_STATUS_SUCCESS);
     int64_t id = engineIdOf("FAKE_CPU_RELU_ENGINE");
     hipdnnBackendSetAttribute(engine, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-                              &addGraph);
+                              &absGraph);
     hipdnnBackendSetAttribute(engine, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id);
     EXPECT_EQ(hipdnnBackendFinalize(engine), HIPDNN_STATUS_NOT_SUPPORTED);
     EXPECT_NE(lastError().find("only pointwise RELU_FWD and IDENTITY are supported"), std::string::npos);
@@ -108,7 +108,7 @@ TEST_F(Execution, EnginesThatDoNotApplyOrDoNotExistAreNotSupported) {
     EXPECT_EQ(hipdnnBackendFinalize(engine), HIPDNN_STATUS_NOT_SUPPORTED);
     EXPECT_NE(lastError().find("0x000000000000002A"), std::string::npos);
     hipdnnBackendDestroyDescriptor(engine);
-    hipdnnBackendDestroyDescriptor(addGraph);
+    hipdnnBackendDestroyDescriptor(absGraph);
 }
 
 TEST_F(Execution, VariantPackLengthsMustMatchAndUidsBeUnique) {

@@ -79,12 +79,13 @@ void ExecutionPlanDescriptor::execute(const plugin::HandleState& handle,
             "The execution plan was built on another handle than the one passed to execute");
     }
     const auto& buffers = variantPack.buffers();
-    // Both lists are sorted by uid: equal lists mean every boundary tensor is bound, and nothing else.
+    // Both lists are sorted by uid: equal lists mean every boundary tensor is bound, and nothing
+    // else; anything else goes through the detailed check.
     const bool sameUids =
         std::equal(buffers.begin(), buffers.end(), _graph->boundaryUids.begin(), _graph->boundaryUids.end(),
                    [](const hipdnnPluginDeviceBuffer_t& buffer, int64_t uid) { return buffer.uid == uid; });
     if (!sameUids) {
-        throwVariantPackMismatch(variantPack);
+        checkVariantPackUids(variantPack);
     }
     for (const hipdnnPluginDeviceBuffer_t& buffer : buffers) {
         if (buffer.ptr == nullptr) {
@@ -102,7 +103,7 @@ void ExecutionPlanDescriptor::execute(const plugin::HandleState& handle,
                        static_cast<uint32_t>(buffers.size()));
 }
 
-void ExecutionPlanDescriptor::throwVariantPackMismatch(const VariantPackDescriptor& variantPack) const {
+void ExecutionPlanDescriptor::checkVariantPackUids(const VariantPackDescriptor& variantPack) const {
     const fb::Graph* graph = fb::GetGraph(_graph->bytes.data());
     auto findTensor = [graph](int64_t uid) -> const fb::TensorAttributes* {
         if (graph->tensors() == nullptr) {
@@ -128,7 +129,8 @@ void ExecutionPlanDescriptor::throwVariantPackMismatch(const VariantPackDescript
         }
     }
     for (const auto& buffer : buffers) {
-        if (std::binary_search(_graph->boundaryUids.begin(), _graph->boundaryUids.end(), buffer.uid)) {
+        if (std::binary_search(_graph->boundaryUids.begin(), _graph->boundaryUids.end(), buffer.uid) ||
+            std::binary_search(_graph->scalarUids.begin(), _graph->scalarUids.end(), buffer.uid)) {
             continue;
         }
         const fb::TensorAttributes* tensor = findTensor(buffer.uid);

@@ -33,7 +33,8 @@ private:
     void get(AttributeOutput& output) const override;
     void finalizeDescriptor() override;
     void setWorkspaceSize(size_t bytes);
-    [[noreturn]] void throwVariantPackMismatch(const VariantPackDescriptor& variantPack) const;
+    // Throws naming the first missing or unexpected uid; pass-by-value scalars may be bound or not.
+    void checkVariantPackUids(const VariantPackDescriptor& variantPack) const;
 
     std::shared_ptr<EngineConfigDescriptor> _config;
     std::shared_ptr<const FinalizedGraph> _graph;

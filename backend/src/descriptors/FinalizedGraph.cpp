@@ -34,12 +34,15 @@ std::shared_ptr<const FinalizedGraph> makeFinalizedGraph(std::vector<uint8_t> by
     }
     if (root->tensors() != nullptr) {
         for (const fb::TensorAttributes* tensor : *root->tensors()) {
-            if (!tensor->virtual_()) {
+            if (tensor->value_type() != fb::TensorValue::NONE) {
+                graph->scalarUids.push_back(tensor->uid());
+            } else if (!tensor->virtual_()) {
                 graph->boundaryUids.push_back(tensor->uid());
             }
         }
     }
     std::sort(graph->boundaryUids.begin(), graph->boundaryUids.end());
+    std::sort(graph->scalarUids.begin(), graph->scalarUids.end());
     return graph;
 }
 

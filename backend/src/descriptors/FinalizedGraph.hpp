@@ -22,8 +22,10 @@ struct FinalizedGraph {
     std::string name;
     std::optional<int64_t> preferredEngineId;
     plugin::ApiVersion minimumApiVersion;
-    // Uids of the non-virtual tensors (those a variant pack must provide), sorted.
+    // Uids of the non-virtual tensors that hold data (those a variant pack must provide), sorted.
     std::vector<int64_t> boundaryUids;
+    // Uids of pass-by-value scalars: their value is in the graph, so a buffer is optional.
+    std::vector<int64_t> scalarUids;
 
     hipdnnPluginConstData_t data() const noexcept { return {bytes.data(), bytes.size()}; }
 };

@@ -47,6 +47,11 @@ struct GraphTestParam {
     bool full;
 };
 
+// Readable parameter in failure messages instead of gtest's byte dump.
+void PrintTo(const GraphTestParam& param, std::ostream* out) {
+    *out << hipdnn_test_sdk::dataTypeName(param.dataType) << " " << param.layout.name;
+}
+
 class IntegrationCpuReferenceGraph : public ::testing::TestWithParam<GraphTestParam> {
 protected:
     static void SetUpTestSuite() { session = std::make_unique<CpuReferenceSession>(); }

@@ -40,6 +40,11 @@ struct OpTestParam {
     bool full;
 };
 
+// Readable parameter in failure messages instead of gtest's byte dump.
+void PrintTo(const OpTestParam& param, std::ostream* out) {
+    *out << param.op << " " << hipdnn_test_sdk::dataTypeName(param.dataType) << " " << param.layout.name;
+}
+
 std::vector<int64_t> stridesFor(const std::vector<int64_t>& dims, const Layout& layout) {
     return ref::stridesForOrder(dims, layout.strideOrder4d);
 }
@@ -65,6 +70,14 @@ struct CaseBuilder {
             stored.fillRandom(seedFor(uid), low, high);
         }
         return stored;
+    }
+
+    // A pass-by-value scalar. A variant-pack pointer for it is optional; the test binds one that
+    // holds a decoy (1000), so a result that used it instead of the graph's value would fail.
+    void scalar(int64_t uid, const char* name, DataType type, double value) {
+        graph.addScalar(uid, name, type, value);
+        result.tensors[uid] = HostTensor(type, {1});
+        hipdnn_test_sdk::writeElement(type, result.tensors[uid].data(), 0, 1000.0);
     }
 
     // A copy of output `uid` to receive the reference's result.
@@ -158,7 +171,7 @@ OpCase bnInferenceVariance(DataType t, const Layout& layout, bool full) {
     auto& var = b.tensor(3, DataType::FLOAT, channel, true, 0.5, 2.0);
     auto& scale = b.tensor(4, DataType::FLOAT, channel, true);
     auto& bias = b.tensor(5, DataType::FLOAT, channel, true);
-    b.graph.addScalar(6, "epsilon", DataType::FLOAT, 1e-5);
+    b.scalar(6, "epsilon", DataType::FLOAT, 1e-5);
     b.tensor(7, t, {s.n, s.c, s.h, s.w}, false);
     b.graph.addBatchnormInferenceVariance("bn_inference_variance", 1, 2, 3, 4, 5, 6, 7);
     auto& y = b.expected(7);
@@ -178,10 +191,10 @@ OpCase bnTraining(DataType t, const Layout& layout, bool full) {
     auto& x = b.tensor(1, t, {s.n, s.c, s.h, s.w}, true);
     auto& scale = b.tensor(2, DataType::FLOAT, channel, true);
     auto& bias = b.tensor(3, DataType::FLOAT, channel, true);
-    b.graph.addScalar(4, "epsilon", DataType::FLOAT, 1e-5);
+    b.scalar(4, "epsilon", DataType::FLOAT, 1e-5);
     auto& prevMean = b.tensor(5, DataType::FLOAT, channel, true);
     auto& prevVar = b.tensor(6, DataType::FLOAT, channel, true, 0.5, 2.0);
-    b.graph.addScalar(7, "momentum", DataType::FLOAT, 0.1);
+    b.scalar(7, "momentum", DataType::FLOAT, 0.1);
     b.tensor(8, t, {s.n, s.c, s.h, s.w}, false);
     for (int64_t uid = 9; uid <= 12; ++uid) {
         b.tensor(uid, DataType::FLOAT, channel, false);
@@ -300,7 +313,7 @@ OpCase layernorm(DataType t, const Layout& layout, bool full) {
     auto& x = b.tensor(1, t, {s.n, s.c, s.h, s.w}, true);
     auto& scale = b.tensor(2, DataType::FLOAT, {1, s.c, s.h, s.w}, true);
     auto& bias = b.tensor(3, DataType::FLOAT, {1, s.c, s.h, s.w}, true);
-    b.graph.addScalar(4, "epsilon", DataType::FLOAT, 1e-5);
+    b.scalar(4, "epsilon", DataType::FLOAT, 1e-5);
     b.tensor(5, t, {s.n, s.c, s.h, s.w}, false);
     b.tensor(6, DataType::FLOAT, {s.n, 1, 1, 1}, false);
     b.tensor(7, DataType::FLOAT, {s.n, 1, 1, 1}, false);
@@ -322,7 +335,7 @@ OpCase rmsnorm(DataType t, const Layout& layout, bool full) {
     CaseBuilder b(ToleranceOp::RmsNorm, layout);
     auto& x = b.tensor(1, t, {s.n, s.c, s.h, s.w}, true);
     auto& scale = b.tensor(2, DataType::FLOAT, {1, s.c, 1, 1}, true);
-    b.graph.addScalar(3, "epsilon", DataType::FLOAT, 1e-5);
+    b.scalar(3, "epsilon", DataType::FLOAT, 1e-5);
     b.tensor(4, t, {s.n, s.c, s.h, s.w}, false);
     b.tensor(5, DataType::FLOAT, {s.n, 1, 1, 1}, false);
     b.graph.addRmsNorm("rmsnorm", 1, 2, 3, 4, std::nullopt, 5);

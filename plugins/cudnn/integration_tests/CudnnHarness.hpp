@@ -42,6 +42,9 @@ struct RunOptions {
     /// Run on this GPU engine (CUDNN_ENGINE when unset: the first ranked cuDNN configuration).
     std::optional<int64_t> engineId;
     Ranges ranges;
+    /// cuDNN may have no engine for the graph (e.g. pointwise-only graphs in some layouts): then
+    /// the test asserts that both cuDNN engines declined with cuDNN's reason instead.
+    bool mayBeDeclined = false;
 };
 
 /// The backend handles: one GPU handle and one CPU handle, with only the cuDNN and CPU

@@ -21,8 +21,12 @@ EngineConfigCandidate describeCandidate(std::shared_ptr<CudnnDescriptor> config)
     const int64_t noteCount = engine.at(0).get(CUDNN_ATTR_ENGINE_NUMERICAL_NOTE, CUDNN_TYPE_NUMERICAL_NOTE,
                                                kMaxNotes, notes.data());
     notes.resize(static_cast<size_t>(std::min(noteCount, kMaxNotes)));
-    candidate.nondeterministic =
-        std::find(notes.begin(), notes.end(), CUDNN_NUMERICAL_NOTE_NONDETERMINISTIC) != notes.end();
+    const auto hasNote = [&](cudnnBackendNumericalNote_t note) {
+        return std::find(notes.begin(), notes.end(), note) != notes.end();
+    };
+    candidate.nondeterministic = hasNote(CUDNN_NUMERICAL_NOTE_NONDETERMINISTIC);
+    candidate.reducedPrecisionForFloat =
+        hasNote(CUDNN_NUMERICAL_NOTE_TENSOR_CORE) || hasNote(CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS);
     for (const CudnnDescriptor& choice : config->getDescriptors(
              CUDNN_ATTR_ENGINECFG_KNOB_CHOICES, CUDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, kMaxKnobs)) {
         const auto type =

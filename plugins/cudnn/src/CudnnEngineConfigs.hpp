@@ -19,6 +19,8 @@ struct KnobChoice {
 struct EngineConfigCandidate {
     int64_t globalIndex = 0;
     bool nondeterministic = false;  // CUDNN_NUMERICAL_NOTE_NONDETERMINISTIC among its notes
+    /// TENSOR_CORE or DOWN_CONVERT_INPUTS: with fp32 operands the engine computes in TF32.
+    bool reducedPrecisionForFloat = false;
     std::vector<KnobChoice> knobChoices;
     std::shared_ptr<CudnnDescriptor> config;  // the finalized ENGINECFG descriptor
 };

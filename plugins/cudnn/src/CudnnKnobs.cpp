@@ -25,13 +25,20 @@ std::vector<KnobDescription> describeKnobs(GraphAnalysis& analysis, bool determi
     knobs.push_back(KnobDescription::stringKnob(std::string(kHeuristicsModeKnob),
                                                 "cuDNN heuristics that rank the engine configurations", "A",
                                                 StringKnobConstraint{0, {"A", "B", "FALLBACK"}}));
+    knobs.push_back(
+        KnobDescription::intKnob(std::string(kAllowTf32Knob),
+                                 "1: fp32 convolutions and matmuls may run in TF32 on tensor cores; "
+                                 "0: strict fp32",
+                                 0, IntKnobConstraint::range(0, 1)));
     if (!analysis.translated()) {
         return knobs;
     }
-    const std::vector<EngineConfigCandidate> ranked = analysis.candidates(CUDNN_HEUR_MODE_A, deterministic);
+    const std::vector<EngineConfigCandidate> ranked =
+        analysis.candidates(CUDNN_HEUR_MODE_A, deterministic, false);
+    // Every index any setting can plan (TF32 engines too); the default is the best full-precision one.
     std::vector<int64_t> indices;
     for (cudnnBackendHeurMode_t mode : {CUDNN_HEUR_MODE_A, CUDNN_HEUR_MODE_FALLBACK}) {
-        for (const EngineConfigCandidate& candidate : analysis.candidates(mode, deterministic)) {
+        for (const EngineConfigCandidate& candidate : analysis.candidates(mode, deterministic, true)) {
             if (std::find(indices.begin(), indices.end(), candidate.globalIndex) == indices.end()) {
                 indices.push_back(candidate.globalIndex);
             }
@@ -77,7 +84,9 @@ PlanRequest planRequestFrom(const hipdnn_flatbuffers_sdk::IEngineConfig& config,
     request.deterministic = deterministic;
     if (const std::optional<std::string> mode = config.stringKnob(kHeuristicsModeKnob)) {
         request.mode = heuristicModeFromName(*mode).value_or(CUDNN_HEUR_MODE_A);
+        request.modeExplicit = true;
     }
+    request.allowTf32 = config.intKnob(kAllowTf32Knob).value_or(0) == 1;
     request.engineIndex = config.intKnob(kEngineIndexKnob);
     for (const std::string& id : config.knobIds()) {
         if (!std::string_view(id).starts_with(kCudnnKnobPrefix)) {

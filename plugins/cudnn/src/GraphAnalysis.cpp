@@ -28,6 +28,26 @@ std::vector<KnobChoice> mergeChoices(std::vector<KnobChoice> base, const std::ve
     return base;
 }
 
+// True when a convolution or matmul reads or writes fp32 tensors: those must not silently run
+// in TF32 (PyTorch's default for cuDNN convolutions is strict fp32 as well).
+bool hasFloatMathOperands(const CudnnGraphSpec& spec) {
+    for (const OperationSpec& operation : spec.operations) {
+        const bool math = operation.type == CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR ||
+                          operation.type == CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR ||
+                          operation.type == CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR ||
+                          operation.type == CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR;
+        for (const TensorPort& port : operation.ports) {
+            for (int64_t uid : port.uids) {
+                const TensorSpec& tensor = spec.tensors.at(uid);
+                if (math && !tensor.isVirtual && tensor.dataType == CUDNN_DATA_FLOAT) {
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
 [[noreturn]] void notApplicable(const std::string& message) {
     throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE, message);
 }
@@ -36,7 +56,9 @@ std::vector<KnobChoice> mergeChoices(std::vector<KnobChoice> base, const std::ve
 
 std::string PlanRequest::key() const {
     std::string text(heuristicModeName(mode));
+    text += modeExplicit ? "!" : "?";
     text += deterministic ? "|det|" : "|any|";
+    text += allowTf32 ? "tf32|" : "fp32|";
     text += engineIndex ? std::to_string(*engineIndex) : std::string("auto");
     for (const KnobChoice& choice : knobOverrides) {
         text += '|';
@@ -50,6 +72,7 @@ std::string PlanRequest::key() const {
 GraphAnalysis::GraphAnalysis(cudnnHandle_t handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) {
     try {
         _spec = translateGraph(graph);
+        _hasFloatMathOperands = hasFloatMathOperands(_spec);
         _operationGraph = std::make_unique<CudnnOperationGraph>(handle, _spec);
     } catch (const TranslationError& error) {
         _declineReason = error.what();
@@ -58,8 +81,8 @@ GraphAnalysis::GraphAnalysis(cudnnHandle_t handle, const hipdnn_flatbuffers_sdk:
     }
 }
 
-std::vector<EngineConfigCandidate> GraphAnalysis::candidates(cudnnBackendHeurMode_t mode,
-                                                             bool deterministic) {
+std::vector<EngineConfigCandidate> GraphAnalysis::candidates(cudnnBackendHeurMode_t mode, bool deterministic,
+                                                             bool allowTf32) {
     std::lock_guard lock(_mutex);
     auto found = _candidates.find(static_cast<int>(mode));
     if (found == _candidates.end()) {
@@ -69,7 +92,8 @@ std::vector<EngineConfigCandidate> GraphAnalysis::candidates(cudnnBackendHeurMod
     }
     std::vector<EngineConfigCandidate> selected;
     for (const EngineConfigCandidate& candidate : found->second) {
-        if (!deterministic || !candidate.nondeterministic) {
+        const bool precisionOk = allowTf32 || !_hasFloatMathOperands || !candidate.reducedPrecisionForFloat;
+        if ((!deterministic || !candidate.nondeterministic) && precisionOk) {
             selected.push_back(candidate);
         }
     }
@@ -112,19 +136,41 @@ std::shared_ptr<CudnnPlan> GraphAnalysis::plan(cudnnHandle_t handle, const PlanR
 }
 
 std::shared_ptr<CudnnPlan> GraphAnalysis::buildPlan(cudnnHandle_t handle, const PlanRequest& request) {
-    const std::string modeName(heuristicModeName(request.mode));
-    const std::string kind =
-        request.deterministic ? "deterministic engine configuration" : "engine configuration";
+    std::string failures;
+    if (std::shared_ptr<CudnnPlan> built = tryMode(handle, request, request.mode, failures)) {
+        return built;
+    }
+    // Some graphs (e.g. pointwise-only ones) are ranked by the fallback heuristics alone.
+    if (!request.modeExplicit && request.mode != CUDNN_HEUR_MODE_FALLBACK) {
+        if (std::shared_ptr<CudnnPlan> built = tryMode(handle, request, CUDNN_HEUR_MODE_FALLBACK, failures)) {
+            return built;
+        }
+    }
+    notApplicable(failures + " [" + _spec.describeOperations() + "]");
+}
+
+std::shared_ptr<CudnnPlan> GraphAnalysis::tryMode(cudnnHandle_t handle, const PlanRequest& request,
+                                                  cudnnBackendHeurMode_t mode, std::string& failures) {
+    const std::string modeName(heuristicModeName(mode));
+    std::string kind = request.deterministic ? "deterministic engine configuration" : "engine configuration";
+    if (_hasFloatMathOperands && !request.allowTf32) {
+        kind = "full-fp32 " + kind;
+    }
+    const auto fail = [&](const std::string& message) {
+        if (!failures.empty()) {
+            failures += "; ";
+        }
+        failures += message;
+        return nullptr;
+    };
     std::vector<EngineConfigCandidate> options;
     try {
-        options = candidates(request.mode, request.deterministic);
+        options = candidates(mode, request.deterministic, request.allowTf32);
     } catch (const CudnnError& error) {
-        notApplicable(std::string("cuDNN heuristics failed: ") + error.what() + " [" +
-                      _spec.describeOperations() + "]");
+        return fail("cuDNN heuristics mode " + modeName + " failed: " + error.what());
     }
     if (options.empty()) {
-        notApplicable("cuDNN heuristics mode " + modeName + " returned no " + kind + " for this graph [" +
-                      _spec.describeOperations() + "]");
+        return fail("cuDNN heuristics mode " + modeName + " returned no " + kind + " for this graph");
     }
     if (request.engineIndex) {
         std::string valid;
@@ -139,12 +185,11 @@ std::shared_ptr<CudnnPlan> GraphAnalysis::buildPlan(cudnnHandle_t handle, const 
             }
         }
         if (chosen.empty()) {
-            notApplicable("cuDNN engine " + std::to_string(*request.engineIndex) + " is not among the " +
-                          kind + "s heuristics mode " + modeName + " returns for this graph (" + valid + ")");
+            return fail("cuDNN engine " + std::to_string(*request.engineIndex) + " is not among the " + kind +
+                        "s heuristics mode " + modeName + " returns for this graph (" + valid + ")");
         }
         options = std::move(chosen);
     }
-    std::string failures;
     const size_t attempts = std::min(options.size(), kMaxPlanAttempts);
     for (size_t i = 0; i < attempts; ++i) {
         const EngineConfigCandidate& candidate = options[i];
@@ -157,14 +202,11 @@ std::shared_ptr<CudnnPlan> GraphAnalysis::buildPlan(cudnnHandle_t handle, const 
                                  mergeChoices(candidate.knobChoices, request.knobOverrides));
             return std::make_shared<CudnnPlan>(handle, config);
         } catch (const CudnnError& error) {
-            if (!failures.empty()) {
-                failures += "; ";
-            }
-            failures += "engine " + std::to_string(candidate.globalIndex) + ": " + error.what();
+            fail("mode " + modeName + " engine " + std::to_string(candidate.globalIndex) + ": " +
+                 error.what());
         }
     }
-    notApplicable("no cuDNN " + kind + " could be planned (" + failures + ") [" + _spec.describeOperations() +
-                  "]");
+    return nullptr;
 }
 
 }  // namespace hipdnn_cudnn_plugin

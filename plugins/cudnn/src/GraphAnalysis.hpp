@@ -23,6 +23,10 @@ namespace hipdnn_cudnn_plugin {
 /// values that replace the heuristics' choices, and whether only deterministic engines qualify.
 struct PlanRequest {
     cudnnBackendHeurMode_t mode = CUDNN_HEUR_MODE_A;
+    /// False: the mode was not chosen, so FALLBACK is tried when mode A yields no plan.
+    bool modeExplicit = false;
+    /// Let fp32 convolutions and matmuls run on TF32 tensor cores (off: strict fp32).
+    bool allowTf32 = false;
     std::optional<int64_t> engineIndex;
     std::vector<KnobChoice> knobOverrides;
     bool deterministic = false;
@@ -40,8 +44,10 @@ public:
     const std::string& declineReason() const noexcept { return _declineReason; }
     const CudnnGraphSpec& spec() const noexcept { return _spec; }
 
-    /// Heuristics results for `mode`, restricted to deterministic engines when asked (cached).
-    std::vector<EngineConfigCandidate> candidates(cudnnBackendHeurMode_t mode, bool deterministic);
+    /// Heuristics results for `mode` (cached), restricted to deterministic engines and, unless
+    /// TF32 is allowed, to full-precision engines for fp32 convolution/matmul operands.
+    std::vector<EngineConfigCandidate> candidates(cudnnBackendHeurMode_t mode, bool deterministic,
+                                                  bool allowTf32);
     /// The knobs of engine `globalIndex` (cached).
     std::vector<KnobInfo> knobInfos(int64_t globalIndex);
 
@@ -51,11 +57,14 @@ public:
 
 private:
     std::shared_ptr<CudnnPlan> buildPlan(cudnnHandle_t handle, const PlanRequest& request);
+    std::shared_ptr<CudnnPlan> tryMode(cudnnHandle_t handle, const PlanRequest& request,
+                                       cudnnBackendHeurMode_t mode, std::string& failures);
 
     std::mutex _mutex;
     CudnnGraphSpec _spec;
     std::unique_ptr<CudnnOperationGraph> _operationGraph;
     std::string _declineReason;
+    bool _hasFloatMathOperands = false;
     std::map<int, std::vector<EngineConfigCandidate>> _candidates;
     std::map<int64_t, std::vector<KnobInfo>> _knobInfos;
     std::map<std::string, std::shared_ptr<CudnnPlan>> _plans;

@@ -44,6 +44,13 @@ TEST_P(Convolution, MatchesReference) {
         w.push_back(c.filter[i]);
     }
     const hipdnn_test_sdk::ConvolutionGeometry geometry{c.pre, c.post, c.stride, c.dilation};
+    // Terms summed per output element: fprop C/g*R*S, dgrad K/g*R*S, wgrad N*outputSpatial.
+    int64_t filterVolume = 1;
+    int64_t outputVolume = c.x[0];
+    for (size_t i = 0; i < c.filter.size(); ++i) {
+        filterVolume *= c.filter[i];
+        outputVolume *= y[i + 2];
+    }
     GraphBuilder builder("conv_" + c.name);
     const auto F32 = fb::DataType::FLOAT;
     builder.addTensor(1, "x", F32, c.x, layoutStrides(c.x, channelsLast))
@@ -52,15 +59,16 @@ TEST_P(Convolution, MatchesReference) {
     switch (direction) {
         case Direction::Fprop:
             builder.addConvFprop("fprop", 1, 2, 3, geometry);
-            expectMatchesReference(builder, ToleranceOp::ConvolutionFwd);
+            expectMatchesReference(builder, ToleranceOp::ConvolutionFwd, {},
+                                   c.x[1] / c.groups * filterVolume);
             break;
         case Direction::Dgrad:
             builder.addConvDgrad("dgrad", 3, 2, 1, geometry);
-            expectMatchesReference(builder, ToleranceOp::ConvolutionBwd);
+            expectMatchesReference(builder, ToleranceOp::ConvolutionBwd, {}, c.k / c.groups * filterVolume);
             break;
         case Direction::Wgrad:
             builder.addConvWgrad("wgrad", 1, 3, 2, geometry);
-            expectMatchesReference(builder, ToleranceOp::ConvolutionWrw);
+            expectMatchesReference(builder, ToleranceOp::ConvolutionWrw, {}, outputVolume);
             break;
     }
 }

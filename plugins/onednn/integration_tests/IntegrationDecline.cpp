@@ -42,9 +42,8 @@ bool cpuHasBf16() {
     try {
         const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
         const dnnl::memory::desc data({1, 8}, dnnl::memory::data_type::bf16, dnnl::memory::format_tag::ab);
-        dnnl::eltwise_forward::primitive_desc({dnnl::prop_kind::forward_inference, dnnl::algorithm::eltwise_relu, data,
-                                               0.0F, 0.0F},
-                                              engine);
+        dnnl::eltwise_forward::primitive_desc(
+            {dnnl::prop_kind::forward_inference, dnnl::algorithm::eltwise_relu, data, 0.0F, 0.0F}, engine);
         return true;
     } catch (const dnnl::error&) {
         return false;
@@ -104,7 +103,8 @@ TEST(SmokeDecline, RmsNorm) {
         .addScalar(3, "eps", F32, 1e-5)
         .addTensor(4, "y", F32, {2, 8})
         .addRmsNorm("rms", 1, 2, 3, 4);
-    EXPECT_THAT(expectDeclined(builder), HasSubstr("node 0 'rms' (RMSNormAttributes): oneDNN 2.6 has no RMS"));
+    EXPECT_THAT(expectDeclined(builder),
+                HasSubstr("node 0 'rms' (RMSNormAttributes): oneDNN 2.6 has no RMS"));
 }
 
 TEST(SmokeDecline, MatmulBatchBroadcastFromADivisor) {
@@ -116,7 +116,8 @@ TEST(SmokeDecline, MatmulBatchBroadcastFromADivisor) {
     const auto bytes = builder.build();
     const Applicability verdict = OnednnPlugin::instance().applicability(bytes);
     EXPECT_FALSE(verdict.applicable);
-    EXPECT_THAT(verdict.reasons, HasSubstr("node 0 'mm' (MatmulAttributes): batch dim 0 broadcasts other than from 1"));
+    EXPECT_THAT(verdict.reasons,
+                HasSubstr("node 0 'mm' (MatmulAttributes): batch dim 0 broadcasts other than from 1"));
 }
 
 TEST(SmokeDecline, PoolingIndices) {

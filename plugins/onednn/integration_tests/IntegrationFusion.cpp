@@ -78,7 +78,8 @@ std::string fusionName(const testing::TestParamInfo<FusionParam>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Smoke, ConvBiasActivation, testing::ValuesIn(fusionParams(false)), fusionName);
-INSTANTIATE_TEST_SUITE_P(SmokeResidual, ConvBiasActivation, testing::ValuesIn(fusionParams(true)), fusionName);
+INSTANTIATE_TEST_SUITE_P(SmokeResidual, ConvBiasActivation, testing::ValuesIn(fusionParams(true)),
+                         fusionName);
 
 class LayoutFusion : public testing::TestWithParam<bool> {};
 
@@ -156,8 +157,9 @@ TEST_P(LayoutFusion, ConvThenBatchnormTwoStages) {
     expectMatchesReference(builder, ToleranceOp::ConvolutionFwd, {{5, {0.5F, 2.0F}}});
 }
 
-INSTANTIATE_TEST_SUITE_P(Smoke, LayoutFusion, testing::Bool(),
-                         [](const testing::TestParamInfo<bool>& info) { return info.param ? "NHWC" : "NCHW"; });
+INSTANTIATE_TEST_SUITE_P(Smoke, LayoutFusion, testing::Bool(), [](const testing::TestParamInfo<bool>& info) {
+    return info.param ? "NHWC" : "NCHW";
+});
 
 struct MatmulFusionParam {
     std::string name;
@@ -185,7 +187,9 @@ INSTANTIATE_TEST_SUITE_P(Smoke, MatmulBiasActivation,
                          testing::Values(MatmulFusionParam{"Relu", kActivations[0]},
                                          MatmulFusionParam{"Gelu", kActivations[3]},
                                          MatmulFusionParam{"Sigmoid", kActivations[5]}),
-                         [](const testing::TestParamInfo<MatmulFusionParam>& info) { return info.param.name; });
+                         [](const testing::TestParamInfo<MatmulFusionParam>& info) {
+                             return info.param.name;
+                         });
 
 TEST(SmokeBinaryFusion, AddThenMulByScalarThenTanh) {
     GraphBuilder builder("binary_chain");

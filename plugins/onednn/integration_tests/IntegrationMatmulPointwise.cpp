@@ -26,7 +26,7 @@ TEST_P(Matmul, MatchesReference) {
         .addTensor(2, "b", F32, m.b, m.bStrides)
         .addTensor(3, "c", F32, m.c)
         .addMatmul("mm", 1, 2, 3);
-    expectMatchesReference(builder, ToleranceOp::Matmul);
+    expectMatchesReference(builder, ToleranceOp::Matmul, {}, m.a.back());
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -131,9 +131,15 @@ TEST_P(Binary, MatchesReference) {
 std::vector<BinaryParam> binaryParams() {
     const std::vector<int64_t> full{2, 6, 3, 5}, channel{1, 6, 1, 1}, row{1, 1, 1, 5};
     const std::vector<BinaryCase> cases{
-        {"AddFull", Mode::ADD, full},         {"AddChannel", Mode::ADD, channel}, {"SubRow", Mode::SUB, row},
-        {"MulChannel", Mode::MUL, channel},   {"DivFull", Mode::DIV, full},       {"MaxFull", Mode::MAX_OP, full},
-        {"MinChannel", Mode::MIN_OP, channel}, {"CmpGt", Mode::CMP_GT, full},     {"CmpLe", Mode::CMP_LE, channel},
+        {"AddFull", Mode::ADD, full},
+        {"AddChannel", Mode::ADD, channel},
+        {"SubRow", Mode::SUB, row},
+        {"MulChannel", Mode::MUL, channel},
+        {"DivFull", Mode::DIV, full},
+        {"MaxFull", Mode::MAX_OP, full},
+        {"MinChannel", Mode::MIN_OP, channel},
+        {"CmpGt", Mode::CMP_GT, full},
+        {"CmpLe", Mode::CMP_LE, channel},
     };
     std::vector<BinaryParam> params;
     for (const auto& c : cases) {

@@ -25,7 +25,9 @@ std::vector<NormParam> normParams(const std::vector<std::pair<std::string, std::
     return params;
 }
 
-std::string normName(const testing::TestParamInfo<NormParam>& info) { return info.param.name; }
+std::string normName(const testing::TestParamInfo<NormParam>& info) {
+    return info.param.name;
+}
 
 class Batchnorm : public testing::TestWithParam<NormParam> {
 protected:
@@ -127,8 +129,10 @@ TEST_P(Batchnorm, Backward) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Smoke, Batchnorm,
-                         testing::ValuesIn(normParams({{"2d", {2, 5, 4, 3}}, {"3d", {2, 3, 3, 4, 2}}})), normName);
-INSTANTIATE_TEST_SUITE_P(Full, Batchnorm, testing::ValuesIn(normParams({{"Resnet", {8, 64, 28, 28}}})), normName);
+                         testing::ValuesIn(normParams({{"2d", {2, 5, 4, 3}}, {"3d", {2, 3, 3, 4, 2}}})),
+                         normName);
+INSTANTIATE_TEST_SUITE_P(Full, Batchnorm, testing::ValuesIn(normParams({{"Resnet", {8, 64, 28, 28}}})),
+                         normName);
 
 class Layernorm : public testing::TestWithParam<NormParam> {
 protected:
@@ -155,11 +159,17 @@ protected:
     }
 };
 
-TEST_P(Layernorm, Inference) { run(false); }
-TEST_P(Layernorm, Training) { run(true); }
+TEST_P(Layernorm, Inference) {
+    run(false);
+}
+TEST_P(Layernorm, Training) {
+    run(true);
+}
 
-INSTANTIATE_TEST_SUITE_P(Smoke, Layernorm, testing::ValuesIn(normParams({{"Nchw", {3, 4, 5, 6}}, {"Ncl", {4, 8, 16}}})),
+INSTANTIATE_TEST_SUITE_P(Smoke, Layernorm,
+                         testing::ValuesIn(normParams({{"Nchw", {3, 4, 5, 6}}, {"Ncl", {4, 8, 16}}})),
                          normName);
-INSTANTIATE_TEST_SUITE_P(Full, Layernorm, testing::ValuesIn(normParams({{"Wide", {16, 64, 32, 32}}})), normName);
+INSTANTIATE_TEST_SUITE_P(Full, Layernorm, testing::ValuesIn(normParams({{"Wide", {16, 64, 32, 32}}})),
+                         normName);
 
 }  // namespace

@@ -52,7 +52,13 @@ std::vector<PoolParam> poolParams() {
         {"AvgInclude", Resample::AVGPOOL_INCLUDE_PADDING, {1, 3, 7, 6}, {3, 3}, {2, 2}, {1, 1}, {1, 0}},
         {"AvgExclude", Resample::AVGPOOL_EXCLUDE_PADDING, {1, 3, 7, 6}, {3, 3}, {2, 2}, {1, 1}, {1, 0}},
         {"Max3d", Resample::MAXPOOL, {1, 2, 4, 6, 6}, {2, 2, 2}, {2, 2, 2}, {0, 0, 0}, {0, 0, 0}},
-        {"Avg3d", Resample::AVGPOOL_EXCLUDE_PADDING, {1, 2, 5, 5, 5}, {3, 3, 3}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}},
+        {"Avg3d",
+         Resample::AVGPOOL_EXCLUDE_PADDING,
+         {1, 2, 5, 5, 5},
+         {3, 3, 3},
+         {1, 1, 1},
+         {1, 1, 1},
+         {1, 1, 1}},
     };
     std::vector<PoolParam> params;
     for (const auto& c : cases) {
@@ -64,7 +70,8 @@ std::vector<PoolParam> poolParams() {
 
 INSTANTIATE_TEST_SUITE_P(Smoke, Pooling, testing::ValuesIn(poolParams()),
                          [](const testing::TestParamInfo<PoolParam>& info) {
-                             return info.param.pool.name + (info.param.channelsLast ? "_ChannelsLast" : "_ChannelsFirst");
+                             return info.param.pool.name +
+                                    (info.param.channelsLast ? "_ChannelsLast" : "_ChannelsFirst");
                          });
 
 struct ReductionCase {
@@ -79,7 +86,9 @@ class Reduction : public testing::TestWithParam<ReductionCase> {};
 TEST_P(Reduction, MatchesReference) {
     const auto& r = GetParam();
     GraphBuilder builder("reduction");
-    builder.addTensor(1, "in", F32, r.in).addTensor(2, "out", F32, r.out).addReduction("reduce", r.mode, 1, 2);
+    builder.addTensor(1, "in", F32, r.in)
+        .addTensor(2, "out", F32, r.out)
+        .addReduction("reduce", r.mode, 1, 2);
     expectMatchesReference(builder, ToleranceOp::Reduction, {{1, r.range}});
 }
 

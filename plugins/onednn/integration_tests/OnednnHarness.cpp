@@ -1,9 +1,9 @@
 #include "OnednnHarness.hpp"
 
+#include <hipdnn_plugin_sdk/EnginePluginApi.h>
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 #include <hipdnn_data_sdk/utilities/ShapeUtilities.hpp>
 #include <hipdnn_flatbuffers_sdk/Builders.hpp>
-#include <hipdnn_plugin_sdk/EnginePluginApi.h>
 #include <hipdnn_test_sdk/AllClose.hpp>
 #include <hipdnn_test_sdk/CpuGraphExecutor.hpp>
 #include <hipdnn_test_sdk/Seed.hpp>
@@ -94,7 +94,8 @@ OnednnPlugin::OnednnPlugin() {
     _workspaceSize =
         symbol<decltype(_workspaceSize)>(_library, "hipdnnEnginePluginGetWorkspaceSizeFromExecutionContext");
     _execute = symbol<decltype(_execute)>(_library, "hipdnnEnginePluginExecuteOpGraph");
-    _destroyContext = symbol<decltype(_destroyContext)>(_library, "hipdnnEnginePluginDestroyExecutionContext");
+    _destroyContext =
+        symbol<decltype(_destroyContext)>(_library, "hipdnnEnginePluginDestroyExecutionContext");
     auto create = symbol<decltype(&hipdnnEnginePluginCreate)>(_library, "hipdnnEnginePluginCreate");
     hipdnnEnginePluginHandle_t handle = nullptr;
     if (create(&handle) != HIPDNN_PLUGIN_STATUS_SUCCESS) {
@@ -116,7 +117,8 @@ Applicability OnednnPlugin::applicability(const std::vector<uint8_t>& graph) {
     const auto status = _applicable(static_cast<hipdnnEnginePluginHandle_t>(_handle), &data, ids, 4, &count);
     Applicability result;
     result.reasons = lastError();
-    result.applicable = status == HIPDNN_PLUGIN_STATUS_SUCCESS && count == 1 && ids[0] == hipdnn_data_sdk::utilities::ONEDNN_ENGINE_ID;
+    result.applicable = status == HIPDNN_PLUGIN_STATUS_SUCCESS && count == 1 &&
+                        ids[0] == hipdnn_data_sdk::utilities::ONEDNN_ENGINE_ID;
     if (status != HIPDNN_PLUGIN_STATUS_SUCCESS) {
         ADD_FAILURE() << "GetApplicableEngineIds failed: " << result.reasons;
     }
@@ -125,7 +127,8 @@ Applicability OnednnPlugin::applicability(const std::vector<uint8_t>& graph) {
 
 bool OnednnPlugin::execute(const std::vector<uint8_t>& graph, const std::map<int64_t, void*>& buffers) {
     auto handle = static_cast<hipdnnEnginePluginHandle_t>(_handle);
-    const auto config = hipdnn_flatbuffers_sdk::makeEngineConfig(hipdnn_data_sdk::utilities::ONEDNN_ENGINE_ID, {});
+    const auto config =
+        hipdnn_flatbuffers_sdk::makeEngineConfig(hipdnn_data_sdk::utilities::ONEDNN_ENGINE_ID, {});
     const hipdnnPluginConstData_t graphData{graph.data(), graph.size()};
     const hipdnnPluginConstData_t configData{config.data(), config.size()};
     hipdnnEnginePluginExecutionContext_t context = nullptr;
@@ -140,8 +143,8 @@ bool OnednnPlugin::execute(const std::vector<uint8_t>& graph, const std::map<int
     for (const auto& [uid, pointer] : buffers) {
         deviceBuffers.push_back({uid, pointer});
     }
-    const auto status = _execute(handle, context, workspace.empty() ? nullptr : workspace.data(), deviceBuffers.data(),
-                            static_cast<uint32_t>(deviceBuffers.size()));
+    const auto status = _execute(handle, context, workspace.empty() ? nullptr : workspace.data(),
+                                 deviceBuffers.data(), static_cast<uint32_t>(deviceBuffers.size()));
     const std::string error = status == HIPDNN_PLUGIN_STATUS_SUCCESS ? "" : lastError();
     EXPECT_EQ(_destroyContext(handle, context), HIPDNN_PLUGIN_STATUS_SUCCESS);
     if (!error.empty()) {
@@ -151,7 +154,8 @@ bool OnednnPlugin::execute(const std::vector<uint8_t>& graph, const std::map<int
     return true;
 }
 
-void expectMatchesReference(const GraphBuilder& builder, hipdnn_test_sdk::ToleranceOp op, const Ranges& ranges) {
+void expectMatchesReference(const GraphBuilder& builder, hipdnn_test_sdk::ToleranceOp op,
+                            const Ranges& ranges, int64_t reductionTerms) {
     const std::vector<uint8_t> bytes = builder.build();
     const GraphWrapper graph(bytes.data(), bytes.size());
 
@@ -174,7 +178,8 @@ void expectMatchesReference(const GraphBuilder& builder, hipdnn_test_sdk::Tolera
             static_cast<size_t>(hipdnn_data_sdk::utilities::storageElementCount(dims, strides)),
             std::numeric_limits<float>::quiet_NaN());
         if (std::find(inputs.begin(), inputs.end(), tensor->uid()) != inputs.end()) {
-            const auto range = ranges.contains(tensor->uid()) ? ranges.at(tensor->uid()) : std::pair{-1.0F, 1.0F};
+            const auto range =
+                ranges.contains(tensor->uid()) ? ranges.at(tensor->uid()) : std::pair{-1.0F, 1.0F};
             std::uniform_real_distribution<float> distribution(range.first, range.second);
             for (float& v : values) {
                 v = distribution(random);
@@ -192,12 +197,16 @@ void expectMatchesReference(const GraphBuilder& builder, hipdnn_test_sdk::Tolera
     hipdnn_test_sdk::CpuGraphExecutor().execute(graph, referencePointers);
     ASSERT_TRUE(OnednnPlugin::instance().execute(bytes, actualPointers));
 
-    const auto tolerance = hipdnn_test_sdk::fixedTolerance(op, fb::DataType::FLOAT);
+    const auto tolerance = reductionTerms > 0
+                               ? hipdnn_test_sdk::reductionTolerance(op, fb::DataType::FLOAT,
+                                                                     fb::DataType::FLOAT, reductionTerms, 1.0)
+                               : hipdnn_test_sdk::fixedTolerance(op, fb::DataType::FLOAT);
     for (int64_t uid : graph.outputUids()) {
         const auto& tensor = graph.tensor(uid);
         const std::vector<int64_t> dims(tensor.dims()->begin(), tensor.dims()->end());
         const std::vector<int64_t> strides(tensor.strides()->begin(), tensor.strides()->end());
-        const hipdnn_test_sdk::ErasedTensorView expected{fb::DataType::FLOAT, reference[uid].data(), dims, strides};
+        const hipdnn_test_sdk::ErasedTensorView expected{fb::DataType::FLOAT, reference[uid].data(), dims,
+                                                         strides};
         const hipdnn_test_sdk::ErasedTensorView got{fb::DataType::FLOAT, actual[uid].data(), dims, strides};
         const auto report = hipdnn_test_sdk::allClose(expected, got, tolerance);
         EXPECT_TRUE(report.passed) << "output uid " << uid << " '" << tensor.name()->str()

@@ -34,7 +34,8 @@ float unbiasedVariance(float biasedVariance, int64_t elementsPerChannel) {
     if (elementsPerChannel < 2) {
         return biasedVariance;
     }
-    return biasedVariance * static_cast<float>(elementsPerChannel) / static_cast<float>(elementsPerChannel - 1);
+    return biasedVariance * static_cast<float>(elementsPerChannel) /
+           static_cast<float>(elementsPerChannel - 1);
 }
 
 namespace {
@@ -44,7 +45,8 @@ void requireChannelVector(const NodeWrapper& node, const fb::TensorAttributes& t
                           const char* role) {
     const auto strides = stridesOf(tensor);
     if (tensor.data_type() != fb::DataType::FLOAT || !isVectorAlong(tensor, 1, channels) || strides[1] != 1) {
-        decline(node, std::string(role) + " must be a FLOAT (1, C, 1, ...) tensor with unit channel stride (" +
+        decline(node, std::string(role) +
+                          " must be a FLOAT (1, C, 1, ...) tensor with unit channel stride (" +
                           describeTensor(tensor) + ")");
     }
 }
@@ -52,7 +54,8 @@ void requireChannelVector(const NodeWrapper& node, const fb::TensorAttributes& t
 float requireEpsilon(const NodeWrapper& node, const GraphWrapper& graph, int64_t uid) {
     const auto value = scalarValue(graph.tensor(uid));
     if (!value) {
-        decline(node, "epsilon must be a pass-by-value scalar (oneDNN fixes it when the primitive is created)");
+        decline(node,
+                "epsilon must be a pass-by-value scalar (oneDNN fixes it when the primitive is created)");
     }
     return static_cast<float>(*value);
 }
@@ -79,7 +82,9 @@ int64_t elementCountPerChannel(const std::vector<int64_t>& dims) {
     return count;
 }
 
-float* floats(const ExecutionBuffers& buffers, int64_t uid) { return static_cast<float*>(buffers.tensor(uid)); }
+float* floats(const ExecutionBuffers& buffers, int64_t uid) {
+    return static_cast<float*>(buffers.tensor(uid));
+}
 
 /// Converts a saved inverse standard deviation 1/sqrt(var + eps) into the variance oneDNN
 /// takes with epsilon 0, which reproduces the same normalization factor.
@@ -124,17 +129,17 @@ std::unique_ptr<PlanStep> buildBatchnormInferenceStep(const dnnl::engine& engine
     const fb::TensorAttributes& y = graph.tensor(stage.outputUid);
     const md data = requireDataPair(node, x, y);
     const int64_t channels = dimsOf(x)[1];
-    for (const auto& [uid, role] : {std::pair{meanUid, "mean"}, std::pair{scaleUid, "scale"},
-                                    std::pair{biasUid, "bias"},
-                                    std::pair{invVarianceUid.value_or(varianceUid.value_or(0)), "variance"}}) {
+    for (const auto& [uid, role] :
+         {std::pair{meanUid, "mean"}, std::pair{scaleUid, "scale"}, std::pair{biasUid, "bias"},
+          std::pair{invVarianceUid.value_or(varianceUid.value_or(0)), "variance"}}) {
         requireChannelVector(node, graph.tensor(uid), channels, role);
     }
     flags f = flags::use_global_stats | flags::use_scale | flags::use_shift;
     if (stage.fuseRelu) {
         f |= flags::fuse_norm_relu;
     }
-    const dnnl::batch_normalization_forward::primitive_desc pd({dnnl::prop_kind::forward_inference, data, epsilon, f},
-                                                               userScratchpadAttr(), engine);
+    const dnnl::batch_normalization_forward::primitive_desc pd(
+        {dnnl::prop_kind::forward_inference, data, epsilon, f}, userScratchpadAttr(), engine);
     auto step = std::make_unique<PlanStep>(engine);
     const md channel({channels}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a);
     PlanStep::Args args{{DNNL_ARG_SRC, step->tensorMemory(data, x.uid())},
@@ -169,10 +174,10 @@ std::unique_ptr<PlanStep> buildBatchnormTrainingStep(const dnnl::engine& engine,
     const float epsilon = requireEpsilon(node, graph, a->epsilon_tensor_uid());
     requireChannelVector(node, graph.tensor(a->scale_tensor_uid()), channels, "scale");
     requireChannelVector(node, graph.tensor(a->bias_tensor_uid()), channels, "bias");
-    const bool running = a->prev_running_mean_tensor_uid().has_value() &&
-                         a->prev_running_variance_tensor_uid().has_value() && a->momentum_tensor_uid().has_value() &&
-                         a->next_running_mean_tensor_uid().has_value() &&
-                         a->next_running_variance_tensor_uid().has_value();
+    const bool running =
+        a->prev_running_mean_tensor_uid().has_value() && a->prev_running_variance_tensor_uid().has_value() &&
+        a->momentum_tensor_uid().has_value() && a->next_running_mean_tensor_uid().has_value() &&
+        a->next_running_variance_tensor_uid().has_value();
     std::vector<std::pair<std::optional<int64_t>, const char*>> vectors{
         {a->mean_tensor_uid(), "mean"},
         {a->inv_variance_tensor_uid(), "inv_variance"},
@@ -194,7 +199,8 @@ std::unique_ptr<PlanStep> buildBatchnormTrainingStep(const dnnl::engine& engine,
         if (auto value = scalarValue(m)) {
             momentum = static_cast<float>(*value);
         } else if (m.data_type() != fb::DataType::FLOAT) {
-            decline(node, "momentum must be a FLOAT tensor or a pass-by-value scalar (" + describeTensor(m) + ")");
+            decline(node,
+                    "momentum must be a FLOAT tensor or a pass-by-value scalar (" + describeTensor(m) + ")");
         }
     }
 
@@ -202,8 +208,8 @@ std::unique_ptr<PlanStep> buildBatchnormTrainingStep(const dnnl::engine& engine,
     if (stage.fuseRelu) {
         f |= flags::fuse_norm_relu;
     }
-    const dnnl::batch_normalization_forward::primitive_desc pd({dnnl::prop_kind::forward_training, data, epsilon, f},
-                                                               userScratchpadAttr(), engine);
+    const dnnl::batch_normalization_forward::primitive_desc pd(
+        {dnnl::prop_kind::forward_training, data, epsilon, f}, userScratchpadAttr(), engine);
     auto step = std::make_unique<PlanStep>(engine);
     const md channel({channels}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a);
     PlanStep::Args args{{DNNL_ARG_SRC, step->tensorMemory(data, x.uid())},
@@ -281,10 +287,10 @@ std::unique_ptr<PlanStep> buildBatchnormBackwardStep(const dnnl::engine& engine,
     }
     // Epsilon 0 with variance 1/inv^2 reproduces the saved normalization factor exactly.
     const flags f = flags::use_scale | flags::use_shift;
-    const dnnl::batch_normalization_forward::primitive_desc hint({dnnl::prop_kind::forward_training, data, 0.0F, f},
-                                                                 engine);
-    const dnnl::batch_normalization_backward::primitive_desc pd({dnnl::prop_kind::backward, diff, data, 0.0F, f},
-                                                                userScratchpadAttr(), engine, hint);
+    const dnnl::batch_normalization_forward::primitive_desc hint(
+        {dnnl::prop_kind::forward_training, data, 0.0F, f}, engine);
+    const dnnl::batch_normalization_backward::primitive_desc pd(
+        {dnnl::prop_kind::backward, diff, data, 0.0F, f}, userScratchpadAttr(), engine, hint);
     auto step = std::make_unique<PlanStep>(engine);
     const md channel({channels}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a);
     const size_t varianceOffset = step->reservePrivate(channel.get_size());
@@ -296,7 +302,10 @@ std::unique_ptr<PlanStep> buildBatchnormBackwardStep(const dnnl::engine& engine,
                         {DNNL_ARG_VARIANCE, step->privateMemoryAt(channel, varianceOffset)},
                         {DNNL_ARG_SCALE, step->tensorMemory(channel, a->scale_tensor_uid())},
                         {DNNL_ARG_DIFF_SCALE, step->tensorMemory(channel, a->dscale_tensor_uid())},
-                        {DNNL_ARG_DIFF_SHIFT, step->tensorMemory(channel, a->dbias_tensor_uid())}};
+                        {DNNL_ARG_DIFF_SHIFT, step->tensorMemory(channel, a->dbias_tensor_uid())},
+                        // oneDNN 2.6 refuses to execute use_shift backward without a shift argument,
+                        // though the gradients do not depend on it: bind unused private bytes.
+                        {DNNL_ARG_SHIFT, step->privateMemory(channel)}};
     step->addPrimitive(dnnl::batch_normalization_backward(pd), std::move(args), pd.scratchpad_desc());
     return step;
 }

@@ -52,7 +52,8 @@ dnnl::memory::desc makeOperandDesc(const fb::TensorAttributes& tensor, size_t ra
         count *= d;
     }
     // Pass-by-value scalars live in the plan as one float whatever their declared type.
-    const fb::DataType type = tensor.value_type() != fb::TensorValue::NONE ? fb::DataType::FLOAT : tensor.data_type();
+    const fb::DataType type =
+        tensor.value_type() != fb::TensorValue::NONE ? fb::DataType::FLOAT : tensor.data_type();
     if (count == 1 && (dims.size() != rank || tensor.value_type() != fb::TensorValue::NONE)) {
         return makeMemoryDesc(std::vector<int64_t>(rank, 1), std::vector<int64_t>(rank, 1), type);
     }
@@ -102,8 +103,8 @@ std::unique_ptr<PlanStep> buildBinaryStep(const dnnl::engine& engine, const Grap
     appendPostOps(graph, stage, rank, postOps, *step, args);
     dnnl::primitive_attr attr = userScratchpadAttr();
     attr.set_post_ops(postOps);
-    const dnnl::binary::primitive_desc pd({*binaryAlgorithmFor(a->operation()), src0Desc, src1Desc, dstDesc}, attr,
-                                          engine);
+    const dnnl::binary::primitive_desc pd({*binaryAlgorithmFor(a->operation()), src0Desc, src1Desc, dstDesc},
+                                          attr, engine);
     step->addPrimitive(dnnl::binary(pd), std::move(args), pd.scratchpad_desc());
     return step;
 }

@@ -29,6 +29,7 @@ void appendPostOps(const hipdnn_flatbuffers_sdk::GraphWrapper& graph, const Stag
                    dnnl::post_ops& postOps, PlanStep& step, PlanStep::Args& args);
 
 std::unique_ptr<PlanStep> buildBinaryStep(const dnnl::engine& engine,
-                                          const hipdnn_flatbuffers_sdk::GraphWrapper& graph, const Stage& stage);
+                                          const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
+                                          const Stage& stage);
 
 }  // namespace hipdnn_onednn

@@ -11,8 +11,9 @@ using hipdnn_flatbuffers_sdk::GraphWrapper;
 using hipdnn_flatbuffers_sdk::NodeWrapper;
 using md = dnnl::memory::desc;
 
-dnnl::memory::desc makeGroupedWeightsDesc(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides,
-                                          int64_t groups, dnnl::memory::data_type type) {
+dnnl::memory::desc makeGroupedWeightsDesc(const std::vector<int64_t>& dims,
+                                          const std::vector<int64_t>& strides, int64_t groups,
+                                          dnnl::memory::data_type type) {
     if (groups == 1) {
         return md(dims, type, strides);
     }
@@ -49,8 +50,8 @@ ConvGeometry geometryOf(const NodeWrapper& node, const Attributes& a, const fb::
     }
     auto vectorOf = [&](const flatbuffers::Vector<int64_t>* values, std::string_view what, int64_t offset) {
         if (values == nullptr || values->size() != spatial) {
-            decline(node, std::string(what) + " needs one entry per spatial dimension (" + std::to_string(spatial) +
-                              ")");
+            decline(node, std::string(what) + " needs one entry per spatial dimension (" +
+                              std::to_string(spatial) + ")");
         }
         dnnl::memory::dims result;
         for (int64_t v : *values) {
@@ -65,19 +66,24 @@ ConvGeometry geometryOf(const NodeWrapper& node, const Attributes& a, const fb::
     g.padRight = vectorOf(a.post_padding(), "post_padding", 0);
     if (wDims[1] <= 0 || xDims[1] % wDims[1] != 0 || wDims[0] % (xDims[1] / wDims[1]) != 0) {
         decline(node, "channel counts do not form whole groups (x C = " + std::to_string(xDims[1]) +
-                          ", w C/groups = " + std::to_string(wDims[1]) + ", K = " + std::to_string(wDims[0]) + ")");
+                          ", w C/groups = " + std::to_string(wDims[1]) + ", K = " + std::to_string(wDims[0]) +
+                          ")");
     }
     g.groups = xDims[1] / wDims[1];
     return g;
 }
 
-md anyOf(const md& desc) { return md(desc.dims(), desc.data_type(), dnnl::memory::format_tag::any); }
+md anyOf(const md& desc) {
+    return md(desc.dims(), desc.data_type(), dnnl::memory::format_tag::any);
+}
 
 md userWeights(const fb::TensorAttributes& w, int64_t groups) {
     return makeGroupedWeightsDesc(dimsOf(w), stridesOf(w), groups, makeMemoryDesc(w).data_type());
 }
 
-bool isReference(const std::string& implementation) { return implementation.rfind("ref", 0) == 0; }
+bool isReference(const std::string& implementation) {
+    return implementation.rfind("ref", 0) == 0;
+}
 
 /// Binds graph tensor `uid` as input `desc` of a primitive: directly when the primitive reads
 /// the user's layout, else through a reorder into the step's private area.
@@ -88,7 +94,8 @@ dnnl::memory bindInput(PlanStep& step, const md& wanted, const md& user, int64_t
     }
     dnnl::memory target = step.privateMemory(wanted);
     const dnnl::reorder::primitive_desc pd(step.engine(), user, step.engine(), wanted, userScratchpadAttr());
-    step.addPrimitive(dnnl::reorder(pd), {{DNNL_ARG_SRC, source}, {DNNL_ARG_DST, target}}, pd.scratchpad_desc());
+    step.addPrimitive(dnnl::reorder(pd), {{DNNL_ARG_SRC, source}, {DNNL_ARG_DST, target}},
+                      pd.scratchpad_desc());
     return target;
 }
 
@@ -114,7 +121,8 @@ BoundOutput bindOutput(PlanStep& step, const md& produced, const md& user, int64
 
 void finishOutput(PlanStep& step, const BoundOutput& out) {
     if (out.reorderBack) {
-        step.addPrimitive(dnnl::reorder(*out.reorderBack), {{DNNL_ARG_SRC, out.memory}, {DNNL_ARG_DST, out.user}},
+        step.addPrimitive(dnnl::reorder(*out.reorderBack),
+                          {{DNNL_ARG_SRC, out.memory}, {DNNL_ARG_DST, out.user}},
                           out.reorderBack->scratchpad_desc());
     }
 }
@@ -145,12 +153,12 @@ std::unique_ptr<PlanStep> buildConvFwdStep(const dnnl::engine& engine, const Gra
 
     auto makePd = [&](const md& src, const md& dst) {
         const md weights = anyOf(wUser);
-        const auto d = bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                              dnnl::algorithm::convolution_direct, src, weights,
-                                                              *bias, dst, g.strides, g.dilation, g.padLeft, g.padRight)
-                            : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                              dnnl::algorithm::convolution_direct, src, weights, dst,
-                                                              g.strides, g.dilation, g.padLeft, g.padRight);
+        const auto d = bias ? dnnl::convolution_forward::desc(
+                                  dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                  src, weights, *bias, dst, g.strides, g.dilation, g.padLeft, g.padRight)
+                            : dnnl::convolution_forward::desc(
+                                  dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                  src, weights, dst, g.strides, g.dilation, g.padLeft, g.padRight);
         return dnnl::convolution_forward::primitive_desc(d, attr, engine);
     };
     // The user's activation layout is used as is; blocked layouts (and reorders) only when oneDNN
@@ -189,12 +197,12 @@ std::unique_ptr<PlanStep> buildConvBwdDataStep(const dnnl::engine& engine, const
     const md dyUser = makeMemoryDesc(dy);
     auto makePd = [&](const md& diffSrc, const md& diffDst) {
         const dnnl::convolution_forward::primitive_desc hint(
-            {dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct, diffSrc, anyOf(wUser), diffDst,
-             g.strides, g.dilation, g.padLeft, g.padRight},
+            {dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct, diffSrc, anyOf(wUser),
+             diffDst, g.strides, g.dilation, g.padLeft, g.padRight},
             engine);
         return dnnl::convolution_backward_data::primitive_desc(
-            {dnnl::algorithm::convolution_direct, diffSrc, anyOf(wUser), diffDst, g.strides, g.dilation, g.padLeft,
-             g.padRight},
+            {dnnl::algorithm::convolution_direct, diffSrc, anyOf(wUser), diffDst, g.strides, g.dilation,
+             g.padLeft, g.padRight},
             userScratchpadAttr(), engine, hint);
     };
     auto pd = makePd(dxUser, dyUser);
@@ -229,12 +237,12 @@ std::unique_ptr<PlanStep> buildConvBwdWeightsStep(const dnnl::engine& engine, co
     const md dyUser = makeMemoryDesc(dy);
     auto makePd = [&](const md& src, const md& diffDst) {
         const dnnl::convolution_forward::primitive_desc hint(
-            {dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct, src, anyOf(dwUser), diffDst,
-             g.strides, g.dilation, g.padLeft, g.padRight},
+            {dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct, src, anyOf(dwUser),
+             diffDst, g.strides, g.dilation, g.padLeft, g.padRight},
             engine);
         return dnnl::convolution_backward_weights::primitive_desc(
-            {dnnl::algorithm::convolution_direct, src, anyOf(dwUser), diffDst, g.strides, g.dilation, g.padLeft,
-             g.padRight},
+            {dnnl::algorithm::convolution_direct, src, anyOf(dwUser), diffDst, g.strides, g.dilation,
+             g.padLeft, g.padRight},
             userScratchpadAttr(), engine, hint);
     };
     auto pd = makePd(xUser, dyUser);

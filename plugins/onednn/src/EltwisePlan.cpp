@@ -9,8 +9,8 @@ namespace hipdnn_onednn {
 using hipdnn_flatbuffers_sdk::GraphWrapper;
 
 bool isPlainRelu(const fb::PointwiseAttributes& attributes) {
-    return attributes.operation() == fb::PointwiseMode::RELU_FWD && !attributes.relu_upper_clip().has_value() &&
-           attributes.relu_lower_clip().value_or(0.0F) == 0.0F &&
+    return attributes.operation() == fb::PointwiseMode::RELU_FWD &&
+           !attributes.relu_upper_clip().has_value() && attributes.relu_lower_clip().value_or(0.0F) == 0.0F &&
            attributes.relu_lower_clip_slope().value_or(0.0F) == 0.0F;
 }
 
@@ -101,8 +101,8 @@ std::unique_ptr<PlanStep> buildEltwiseStep(const dnnl::engine& engine, const Gra
     }
     const auto desc = makeMemoryDesc(x);
     const dnnl::eltwise_forward::primitive_desc pd(
-        {dnnl::prop_kind::forward_inference, spec->algorithm, desc, spec->alpha, spec->beta}, userScratchpadAttr(),
-        engine);
+        {dnnl::prop_kind::forward_inference, spec->algorithm, desc, spec->alpha, spec->beta},
+        userScratchpadAttr(), engine);
     auto step = std::make_unique<PlanStep>(engine);
     PlanStep::Args args{{DNNL_ARG_SRC, step->tensorMemory(desc, x.uid())},
                         {DNNL_ARG_DST, step->tensorMemory(desc, y.uid())}};

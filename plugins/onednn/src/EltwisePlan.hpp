@@ -29,6 +29,7 @@ std::optional<EltwiseSpec> eltwiseSpecFor(const fb::PointwiseAttributes& attribu
 bool isPlainRelu(const fb::PointwiseAttributes& attributes);
 
 std::unique_ptr<PlanStep> buildEltwiseStep(const dnnl::engine& engine,
-                                           const hipdnn_flatbuffers_sdk::GraphWrapper& graph, const Stage& stage);
+                                           const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
+                                           const Stage& stage);
 
 }  // namespace hipdnn_onednn

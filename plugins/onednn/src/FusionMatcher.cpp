@@ -102,21 +102,22 @@ Primary classify(const NodeWrapper& node) {
             return {StageKind::ConvFwd, node.attributesAs<fb::ConvolutionFwdAttributes>()->y_tensor_uid(),
                     FusionScope::BiasAndPostOps};
         case A::ConvolutionBwdAttributes:
-            return {StageKind::ConvBwdData, node.attributesAs<fb::ConvolutionBwdAttributes>()->dx_tensor_uid(),
-                    FusionScope::None};
+            return {StageKind::ConvBwdData,
+                    node.attributesAs<fb::ConvolutionBwdAttributes>()->dx_tensor_uid(), FusionScope::None};
         case A::ConvolutionWrwAttributes:
-            return {StageKind::ConvBwdWeights, node.attributesAs<fb::ConvolutionWrwAttributes>()->dw_tensor_uid(),
-                    FusionScope::None};
+            return {StageKind::ConvBwdWeights,
+                    node.attributesAs<fb::ConvolutionWrwAttributes>()->dw_tensor_uid(), FusionScope::None};
         case A::BatchnormInferenceAttributes:
             return {StageKind::BatchnormInference,
-                    node.attributesAs<fb::BatchnormInferenceAttributes>()->y_tensor_uid(), FusionScope::ReluOnly};
+                    node.attributesAs<fb::BatchnormInferenceAttributes>()->y_tensor_uid(),
+                    FusionScope::ReluOnly};
         case A::BatchnormInferenceVarianceExtAttributes:
             return {StageKind::BatchnormInferenceVariance,
                     node.attributesAs<fb::BatchnormInferenceVarianceExtAttributes>()->y_tensor_uid(),
                     FusionScope::ReluOnly};
         case A::BatchnormAttributes:
-            return {StageKind::BatchnormTraining, node.attributesAs<fb::BatchnormAttributes>()->y_tensor_uid(),
-                    FusionScope::ReluOnly};
+            return {StageKind::BatchnormTraining,
+                    node.attributesAs<fb::BatchnormAttributes>()->y_tensor_uid(), FusionScope::ReluOnly};
         case A::BatchnormBackwardAttributes:
             return {StageKind::BatchnormBackward,
                     node.attributesAs<fb::BatchnormBackwardAttributes>()->dx_tensor_uid(), FusionScope::None};
@@ -250,8 +251,8 @@ bool tryFold(const GraphWrapper& graph, const Dataflow& flow, FusionScope scope,
         return false;
     }
     if (scope == FusionScope::BiasAndPostOps && !stage.biasUid && stage.postOps.empty() &&
-        pointwise->operation() == fb::PointwiseMode::ADD && operandTensor.value_type() == fb::TensorValue::NONE &&
-        isBiasShaped(stage.kind, operandTensor, out)) {
+        pointwise->operation() == fb::PointwiseMode::ADD &&
+        operandTensor.value_type() == fb::TensorValue::NONE && isBiasShaped(stage.kind, operandTensor, out)) {
         stage.biasUid = operand;
         return true;
     }

@@ -62,11 +62,11 @@ struct PostOp {
 struct Stage {
     StageKind kind = StageKind::Eltwise;
     size_t primaryNode = 0;
-    std::vector<size_t> nodes;        // every node the stage runs, primary first
-    std::optional<int64_t> biasUid;   // conv / matmul bias folded from an ADD node
-    bool fuseRelu = false;            // batch norm followed by a plain ReLU
-    std::vector<PostOp> postOps;      // in application order
-    int64_t outputUid = 0;            // the tensor the stage finally writes (after post-ops)
+    std::vector<size_t> nodes;       // every node the stage runs, primary first
+    std::optional<int64_t> biasUid;  // conv / matmul bias folded from an ADD node
+    bool fuseRelu = false;           // batch norm followed by a plain ReLU
+    std::vector<PostOp> postOps;     // in application order
+    int64_t outputUid = 0;           // the tensor the stage finally writes (after post-ops)
 };
 
 /// The graph as an ordered list of stages covering every node exactly once. Throws Decline for

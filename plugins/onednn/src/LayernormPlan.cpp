@@ -38,8 +38,9 @@ std::unique_ptr<PlanStep> buildLayernormStep(const dnnl::engine& engine, const G
             matches = tDims[i] == dims[i] && (dims[i] == 1 || tStrides[i] == strides[i]);
         }
         if (!matches) {
-            decline(node, "scale and bias must be FLOAT (1, ...) tensors laid out like x's normalized dims (" +
-                              describeTensor(t) + ")");
+            decline(node,
+                    "scale and bias must be FLOAT (1, ...) tensors laid out like x's normalized dims (" +
+                        describeTensor(t) + ")");
         }
     }
     const std::optional<int64_t> meanUid = a->mean_tensor_uid();
@@ -53,7 +54,8 @@ std::unique_ptr<PlanStep> buildLayernormStep(const dnnl::engine& engine, const G
     }
     const auto epsilonValue = scalarValue(graph.tensor(a->epsilon_tensor_uid()));
     if (!epsilonValue) {
-        decline(node, "epsilon must be a pass-by-value scalar (oneDNN fixes it when the primitive is created)");
+        decline(node,
+                "epsilon must be a pass-by-value scalar (oneDNN fixes it when the primitive is created)");
     }
     const float epsilon = static_cast<float>(*epsilonValue);
     const bool training = meanUid.has_value() || invVarianceUid.has_value();
@@ -74,8 +76,9 @@ std::unique_ptr<PlanStep> buildLayernormStep(const dnnl::engine& engine, const G
         step->addPrimitive(dnnl::layer_normalization_forward(pd), std::move(args), pd.scratchpad_desc());
         return step;
     }
-    const md meanDesc = meanUid ? makeMemoryDesc({dims[0]}, {stridesOf(graph.tensor(*meanUid))[0]}, fb::DataType::FLOAT)
-                                : stats;
+    const md meanDesc =
+        meanUid ? makeMemoryDesc({dims[0]}, {stridesOf(graph.tensor(*meanUid))[0]}, fb::DataType::FLOAT)
+                : stats;
     args[DNNL_ARG_MEAN] = meanUid ? step->tensorMemory(meanDesc, *meanUid) : step->privateMemory(stats);
     const size_t varianceOffset = step->reservePrivate(stats.get_size());
     args[DNNL_ARG_VARIANCE] = step->privateMemoryAt(stats, varianceOffset);

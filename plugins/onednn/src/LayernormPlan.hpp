@@ -13,6 +13,7 @@
 namespace hipdnn_onednn {
 
 std::unique_ptr<PlanStep> buildLayernormStep(const dnnl::engine& engine,
-                                             const hipdnn_flatbuffers_sdk::GraphWrapper& graph, const Stage& stage);
+                                             const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
+                                             const Stage& stage);
 
 }  // namespace hipdnn_onednn

@@ -7,7 +7,8 @@ namespace hipdnn_onednn {
 
 using hipdnn_flatbuffers_sdk::GraphWrapper;
 
-std::unique_ptr<PlanStep> buildMatmulStep(const dnnl::engine& engine, const GraphWrapper& graph, const Stage& stage) {
+std::unique_ptr<PlanStep> buildMatmulStep(const dnnl::engine& engine, const GraphWrapper& graph,
+                                          const Stage& stage) {
     const auto node = graph.node(stage.primaryNode);
     const auto* attributes = node.attributesAs<fb::MatmulAttributes>();
     const fb::TensorAttributes& a = graph.tensor(attributes->a_tensor_uid());

@@ -24,8 +24,9 @@ std::vector<int64_t> dimsOf(const fb::TensorAttributes& tensor) {
 }
 
 std::vector<int64_t> stridesOf(const fb::TensorAttributes& tensor) {
-    return tensor.strides() != nullptr ? std::vector<int64_t>(tensor.strides()->begin(), tensor.strides()->end())
-                                       : std::vector<int64_t>{};
+    return tensor.strides() != nullptr
+               ? std::vector<int64_t>(tensor.strides()->begin(), tensor.strides()->end())
+               : std::vector<int64_t>{};
 }
 
 dnnl::memory::desc makeMemoryDesc(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides,

@@ -26,7 +26,9 @@ namespace {
 
 constexpr const char* kLogComponent = "onednn";
 
-size_t elementSize(fb::DataType type) { return type == fb::DataType::BFLOAT16 ? 2 : 4; }
+size_t elementSize(fb::DataType type) {
+    return type == fb::DataType::BFLOAT16 ? 2 : 4;
+}
 
 /// Why oneDNN refused a primitive, in words a user can act on.
 std::string explainDnnlError(const dnnl::error& error, const GraphWrapper& graph, const Stage& stage) {
@@ -46,7 +48,8 @@ std::string explainDnnlError(const dnnl::error& error, const GraphWrapper& graph
 class Resolver : public ExecutionBuffers {
 public:
     Resolver(const hipdnn_plugin_sdk::DeviceBuffers& user, std::byte* workspace,
-             const std::unordered_map<int64_t, size_t>& virtualOffsets, std::unordered_map<int64_t, float>& constants)
+             const std::unordered_map<int64_t, size_t>& virtualOffsets,
+             std::unordered_map<int64_t, float>& constants)
         : _user(user), _workspace(workspace), _virtualOffsets(virtualOffsets), _constants(constants) {}
 
     void* tensor(int64_t uid) const override {
@@ -68,7 +71,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<PlanStep> buildStep(const dnnl::engine& engine, const GraphWrapper& graph, const Stage& stage) {
+std::unique_ptr<PlanStep> buildStep(const dnnl::engine& engine, const GraphWrapper& graph,
+                                    const Stage& stage) {
     const auto node = graph.node(stage.primaryNode);
     try {
         switch (stage.kind) {
@@ -123,7 +127,8 @@ OnednnExecutionContext::OnednnExecutionContext(const dnnl::engine& engine, const
                 _constants[uid] = static_cast<float>(*value);
             } else if (tensor.virtual_() && !_virtualOffsets.contains(uid)) {
                 _virtualOffsets[uid] = offset;
-                const auto count = hipdnn_data_sdk::utilities::storageElementCount(dimsOf(tensor), stridesOf(tensor));
+                const auto count =
+                    hipdnn_data_sdk::utilities::storageElementCount(dimsOf(tensor), stridesOf(tensor));
                 offset += alignUp(static_cast<size_t>(count) * elementSize(tensor.data_type()));
             }
         }
@@ -138,31 +143,35 @@ void OnednnExecutionContext::execute(hipdnn_plugin_sdk::PluginHandleBase& handle
         throw PluginError(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "execute was given a handle of another plugin");
     }
     if (_workspaceBytes > 0 && workspace == nullptr) {
-        throw PluginError(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
-                          "workspace is null but the plan needs " + std::to_string(_workspaceBytes) + " bytes");
+        throw PluginError(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "workspace is null but the plan needs " +
+                                                              std::to_string(_workspaceBytes) + " bytes");
     }
     const std::lock_guard lock(_executeMutex);
     auto* base = static_cast<std::byte*>(workspace);
     const Resolver resolver(buffers, base, _virtualOffsets, _constants);
     for (size_t i = 0; i < _steps.size(); ++i) {
-        _steps[i]->execute(onednnHandle->dnnlStream(), base, base + _scratchpadBytes + _privateOffsets[i], resolver);
+        _steps[i]->execute(onednnHandle->dnnlStream(), base, base + _scratchpadBytes + _privateOffsets[i],
+                           resolver);
     }
 }
 
 OnednnEngine::OnednnEngine() : IEngine(hipdnn_data_sdk::utilities::ONEDNN_ENGINE_ID) {}
 
-std::unique_ptr<OnednnExecutionContext> OnednnEngine::plan(OnednnHandle& handle, const GraphWrapper& graph) const {
+std::unique_ptr<OnednnExecutionContext> OnednnEngine::plan(OnednnHandle& handle,
+                                                           const GraphWrapper& graph) const {
     try {
         return std::make_unique<OnednnExecutionContext>(handle.dnnlEngine(), graph);
     } catch (const Decline& reason) {
-        throw PluginError(HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE, name() + " cannot run this graph: " + reason.what());
+        throw PluginError(HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE,
+                          name() + " cannot run this graph: " + reason.what());
     }
 }
 
 bool OnednnEngine::isApplicable(OnednnHandle& handle, const GraphWrapper& graph, std::string& reason) const {
     try {
         const OnednnExecutionContext context(handle.dnnlEngine(), graph);
-        HIPDNN_SDK_LOG_INFO(kLogComponent, "graph accepted as " << context.stages().size() << " fused stage(s)");
+        HIPDNN_SDK_LOG_INFO(kLogComponent,
+                            "graph accepted as " << context.stages().size() << " fused stage(s)");
         return true;
     } catch (const Decline& decline) {
         reason = decline.what();
@@ -175,7 +184,8 @@ std::vector<fb::BehaviorNote> OnednnEngine::behaviorNotes() const {
     return {fb::BehaviorNote::EXTERNAL_LIBRARY_DEPENDENCY};
 }
 
-size_t OnednnEngine::workspaceSize(OnednnHandle& handle, const hipdnn_flatbuffers_sdk::EngineConfigWrapper& /*config*/,
+size_t OnednnEngine::workspaceSize(OnednnHandle& handle,
+                                   const hipdnn_flatbuffers_sdk::EngineConfigWrapper& /*config*/,
                                    const GraphWrapper& graph) const {
     return plan(handle, graph)->workspaceSize();
 }

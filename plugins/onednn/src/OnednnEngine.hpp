@@ -63,8 +63,8 @@ private:
 };
 
 /// Builds the oneDNN step for one stage (dispatch on its kind).
-std::unique_ptr<PlanStep> buildStep(const dnnl::engine& engine, const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
-                                    const Stage& stage);
+std::unique_ptr<PlanStep> buildStep(const dnnl::engine& engine,
+                                    const hipdnn_flatbuffers_sdk::GraphWrapper& graph, const Stage& stage);
 
 class OnednnEngine : public hipdnn_plugin_sdk::IEngine<OnednnHandle> {
 public:

@@ -87,7 +87,9 @@ private:
 /// Bytes are handed out in multiples of this so that every region is cache-line aligned.
 inline constexpr size_t kWorkspaceAlignment = 64;
 
-inline size_t alignUp(size_t bytes) { return (bytes + kWorkspaceAlignment - 1) / kWorkspaceAlignment * kWorkspaceAlignment; }
+inline size_t alignUp(size_t bytes) {
+    return (bytes + kWorkspaceAlignment - 1) / kWorkspaceAlignment * kWorkspaceAlignment;
+}
 
 /// Primitive attributes every stage starts from: user scratchpad, so that oneDNN allocates
 /// nothing at execute time and the scratchpad is reported as the plan's workspace.

@@ -6,7 +6,8 @@ namespace hipdnn_onednn {
 
 using hipdnn_flatbuffers_sdk::GraphWrapper;
 
-std::unique_ptr<PlanStep> buildPoolingStep(const dnnl::engine& engine, const GraphWrapper& graph, const Stage& stage) {
+std::unique_ptr<PlanStep> buildPoolingStep(const dnnl::engine& engine, const GraphWrapper& graph,
+                                           const Stage& stage) {
     const auto node = graph.node(stage.primaryNode);
     const auto* a = node.attributesAs<fb::ResampleFwdAttributes>();
     const fb::TensorAttributes& x = graph.tensor(a->x_tensor_uid());
@@ -21,8 +22,8 @@ std::unique_ptr<PlanStep> buildPoolingStep(const dnnl::engine& engine, const Gra
     const size_t spatial = rank - 2;
     auto vectorOf = [&](const flatbuffers::Vector<int64_t>* values, const char* what) {
         if (values == nullptr || values->size() != spatial) {
-            decline(node, std::string(what) + " needs one entry per spatial dimension (" + std::to_string(spatial) +
-                              ")");
+            decline(node, std::string(what) + " needs one entry per spatial dimension (" +
+                              std::to_string(spatial) + ")");
         }
         return dnnl::memory::dims(values->begin(), values->end());
     };

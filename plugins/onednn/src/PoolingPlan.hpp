@@ -12,7 +12,8 @@
 
 namespace hipdnn_onednn {
 
-std::unique_ptr<PlanStep> buildPoolingStep(const dnnl::engine& engine, const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
+std::unique_ptr<PlanStep> buildPoolingStep(const dnnl::engine& engine,
+                                           const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
                                            const Stage& stage);
 
 }  // namespace hipdnn_onednn

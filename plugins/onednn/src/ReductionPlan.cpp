@@ -52,7 +52,8 @@ std::unique_ptr<PlanStep> buildReductionStep(const dnnl::engine& engine, const G
     }
     const auto src = makeMemoryDesc(in);
     const auto dst = makeMemoryDesc(out);
-    const dnnl::reduction::primitive_desc pd({spec->algorithm, src, dst, spec->p, 0.0F}, userScratchpadAttr(), engine);
+    const dnnl::reduction::primitive_desc pd({spec->algorithm, src, dst, spec->p, 0.0F}, userScratchpadAttr(),
+                                             engine);
     auto step = std::make_unique<PlanStep>(engine);
     PlanStep::Args args{{DNNL_ARG_SRC, step->tensorMemory(src, in.uid())},
                         {DNNL_ARG_DST, step->tensorMemory(dst, out.uid())}};

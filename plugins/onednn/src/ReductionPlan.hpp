@@ -21,6 +21,7 @@ struct ReductionSpec {
 std::optional<ReductionSpec> reductionSpecFor(fb::ReductionMode mode);
 
 std::unique_ptr<PlanStep> buildReductionStep(const dnnl::engine& engine,
-                                             const hipdnn_flatbuffers_sdk::GraphWrapper& graph, const Stage& stage);
+                                             const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
+                                             const Stage& stage);
 
 }  // namespace hipdnn_onednn

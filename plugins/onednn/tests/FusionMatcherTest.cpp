@@ -66,8 +66,10 @@ TEST(FusionMatcher, ConvBiasReluResidualIsOneStage) {
 
 TEST(FusionMatcher, ActivationsMapToEltwisePostOps) {
     const std::vector<std::pair<Mode, dnnl::algorithm>> cases{
-        {Mode::SIGMOID_FWD, dnnl::algorithm::eltwise_logistic}, {Mode::TANH_FWD, dnnl::algorithm::eltwise_tanh},
-        {Mode::GELU_FWD, dnnl::algorithm::eltwise_gelu_erf},    {Mode::SWISH_FWD, dnnl::algorithm::eltwise_swish},
+        {Mode::SIGMOID_FWD, dnnl::algorithm::eltwise_logistic},
+        {Mode::TANH_FWD, dnnl::algorithm::eltwise_tanh},
+        {Mode::GELU_FWD, dnnl::algorithm::eltwise_gelu_erf},
+        {Mode::SWISH_FWD, dnnl::algorithm::eltwise_swish},
         {Mode::ELU_FWD, dnnl::algorithm::eltwise_elu},
     };
     for (const auto& [mode, algorithm] : cases) {
@@ -84,7 +86,8 @@ TEST(FusionMatcher, ClippedReluBecomesClip) {
     auto builder = convGraph();
     hipdnn_test_sdk::PointwiseOptions options;
     options.reluUpperClip = 6.0F;
-    builder.addTensor(4, "y", F32, {2, 16, 6, 6}).addPointwise("relu6", Mode::RELU_FWD, 3, 4, {}, {}, options);
+    builder.addTensor(4, "y", F32, {2, 16, 6, 6})
+        .addPointwise("relu6", Mode::RELU_FWD, 3, 4, {}, {}, options);
     const auto stages = match(builder);
     ASSERT_EQ(stages.size(), 1U);
     ASSERT_EQ(stages[0].postOps.size(), 1U);

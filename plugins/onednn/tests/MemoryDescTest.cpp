@@ -21,7 +21,8 @@ struct OneTensor {
     std::vector<uint8_t> bytes;
     GraphWrapper graph;
 
-    OneTensor(std::vector<int64_t> dims, std::vector<int64_t> strides, fb::DataType type = fb::DataType::FLOAT)
+    OneTensor(std::vector<int64_t> dims, std::vector<int64_t> strides,
+              fb::DataType type = fb::DataType::FLOAT)
         : bytes(GraphBuilder("t")
                     .addTensor(1, "x", type, dims, strides)
                     .addTensor(2, "y", type, dims, strides)

@@ -35,13 +35,13 @@ std::vector<std::string> bnWords(const BnSpec& s) {
     const BnSpec d;
     std::vector<std::string> words{"bn"};
     detail::addFlag(words, "--mode", modeName(s.mode), modeName(d.mode));
-    detail::addFlag(words, "-n", s.n, d.n);
-    detail::addFlag(words, "-c", s.c, d.c);
+    detail::addAlways(words, "-n", std::to_string(s.n));
+    detail::addAlways(words, "-c", std::to_string(s.c));
     if (s.depth > 0) {
-        detail::addFlag(words, "-D", s.depth, 0);
+        detail::addAlways(words, "-D", std::to_string(s.depth));
     }
-    detail::addFlag(words, "-H", s.h, d.h);
-    detail::addFlag(words, "-W", s.w, d.w);
+    detail::addAlways(words, "-H", std::to_string(s.h));
+    detail::addAlways(words, "-W", std::to_string(s.w));
     detail::addFlag(words, "--epsilon", number(s.epsilon), number(d.epsilon));
     if (s.mode == BnSpec::Mode::Training) {
         detail::addFlag(words, "--momentum", number(s.momentum), number(d.momentum));

@@ -76,19 +76,19 @@ std::vector<std::string> convWords(const ConvSpec& s) {
     const ConvSpec d;
     std::vector<std::string> words{"conv"};
     detail::addFlag(words, "--mode", directionName(s.direction), directionName(d.direction));
-    detail::addFlag(words, "-n", s.n, d.n);
-    detail::addFlag(words, "-c", s.c, d.c);
+    detail::addAlways(words, "-n", std::to_string(s.n));
+    detail::addAlways(words, "-c", std::to_string(s.c));
     if (s.depth > 0) {
-        detail::addFlag(words, "-D", s.depth, 0);
+        detail::addAlways(words, "-D", std::to_string(s.depth));
     }
-    detail::addFlag(words, "-H", s.h, d.h);
-    detail::addFlag(words, "-W", s.w, d.w);
-    detail::addFlag(words, "-k", s.k, d.k);
+    detail::addAlways(words, "-H", std::to_string(s.h));
+    detail::addAlways(words, "-W", std::to_string(s.w));
+    detail::addAlways(words, "-k", std::to_string(s.k));
     if (s.depth > 0) {
-        detail::addFlag(words, "-z", s.filterD, d.filterD);
+        detail::addAlways(words, "-z", std::to_string(s.filterD));
     }
-    detail::addFlag(words, "-y", s.filterH, d.filterH);
-    detail::addFlag(words, "-x", s.filterW, d.filterW);
+    detail::addAlways(words, "-y", std::to_string(s.filterH));
+    detail::addAlways(words, "-x", std::to_string(s.filterW));
     detail::addFlag(words, "-p", s.padH, d.padH);
     detail::addFlag(words, "-q", s.padW, d.padW);
     detail::addFlag(words, "-u", s.strideH, d.strideH);

@@ -10,9 +10,9 @@ std::vector<std::string> matmulWords(const MatmulSpec& s) {
     const MatmulSpec d;
     std::vector<std::string> words{"matmul"};
     detail::addFlag(words, "-b", s.batch, d.batch);
-    detail::addFlag(words, "-m", s.m, d.m);
-    detail::addFlag(words, "-n", s.n, d.n);
-    detail::addFlag(words, "-k", s.k, d.k);
+    detail::addAlways(words, "-m", std::to_string(s.m));
+    detail::addAlways(words, "-n", std::to_string(s.n));
+    detail::addAlways(words, "-k", std::to_string(s.k));
     detail::addFlag(words, "--dtype", dataTypeFlag(s.dataType), "fp32");
     detail::addFlag(words, "--fuse", epilogueList(s.epilogue), "");
     return words;

@@ -22,7 +22,7 @@ std::vector<std::string> normWords(const NormSpec& s) {
     std::vector<std::string> words{"norm"};
     detail::addFlag(words, "--type", s.kind == NormSpec::Kind::Rmsnorm ? "rmsnorm" : "layernorm", "layernorm");
     detail::addFlag(words, "--phase", s.phase == fe::NormFwdPhase::TRAINING ? "training" : "inference", "inference");
-    detail::addFlag(words, "--dims", detail::joinDims(s.dims, ','), detail::joinDims(d.dims, ','));
+    detail::addAlways(words, "--dims", detail::joinDims(s.dims, ','));
     detail::addFlag(words, "--epsilon", number(s.epsilon), number(d.epsilon));
     detail::addFlag(words, "--dtype", dataTypeFlag(s.dataType), "fp32");
     return words;

@@ -24,7 +24,7 @@ std::vector<std::string> pointwiseWords(const PointwiseSpec& s) {
     const PointwiseSpec d;
     std::vector<std::string> words{"pointwise"};
     detail::addFlag(words, "--op", modeFlag(s.mode), modeFlag(d.mode));
-    detail::addFlag(words, "--dims", detail::joinDims(s.dims, ','), detail::joinDims(d.dims, ','));
+    detail::addAlways(words, "--dims", detail::joinDims(s.dims, ','));
     detail::addFlag(words, "--b-dims", detail::joinDims(s.secondDims, ','), "");
     detail::addFlag(words, "--dtype", dataTypeFlag(s.dataType), "fp32");
     detail::addFlag(words, "--layout", s.layout == Layout::ChannelsLast ? "NHWC" : "NCHW", "NCHW");

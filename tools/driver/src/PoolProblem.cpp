@@ -25,10 +25,10 @@ std::vector<std::string> poolWords(const PoolSpec& s) {
     const PoolSpec d;
     std::vector<std::string> words{"pool"};
     detail::addFlag(words, "--type", kindName(s.kind), kindName(d.kind));
-    detail::addFlag(words, "-n", s.n, d.n);
-    detail::addFlag(words, "-c", s.c, d.c);
-    detail::addFlag(words, "-H", s.h, d.h);
-    detail::addFlag(words, "-W", s.w, d.w);
+    detail::addAlways(words, "-n", std::to_string(s.n));
+    detail::addAlways(words, "-c", std::to_string(s.c));
+    detail::addAlways(words, "-H", std::to_string(s.h));
+    detail::addAlways(words, "-W", std::to_string(s.w));
     detail::addFlag(words, "-y", s.windowH, d.windowH);
     detail::addFlag(words, "-x", s.windowW, d.windowW);
     detail::addFlag(words, "-p", s.padH, d.padH);

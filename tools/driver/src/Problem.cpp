@@ -130,6 +130,11 @@ int64_t outputLength(int64_t input, int64_t filter, int64_t padding, int64_t str
     return (padded - span) / stride + 1;
 }
 
+void addAlways(std::vector<std::string>& words, const std::string& flag, const std::string& value) {
+    words.push_back(flag);
+    words.push_back(value);
+}
+
 void addFlag(std::vector<std::string>& words, const std::string& flag, int64_t value, int64_t defaultValue) {
     if (value != defaultValue) {
         words.push_back(flag);

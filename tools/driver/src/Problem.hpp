@@ -55,7 +55,9 @@ TensorPtr makeScalar(hipdnn_frontend::graph::Graph& graph, const std::string& na
 std::string layoutName(Layout layout, size_t rank);
 // Output length of a convolution / pooling window along one dim.
 int64_t outputLength(int64_t input, int64_t filter, int64_t padding, int64_t stride, int64_t dilation);
-// "-n 4" style words for a value that differs from its default.
+// "-n 4" style words: always (shapes, so that a reproducer does not depend on today's
+// defaults), or only for a value that differs from its default.
+void addAlways(std::vector<std::string>& words, const std::string& flag, const std::string& value);
 void addFlag(std::vector<std::string>& words, const std::string& flag, int64_t value, int64_t defaultValue);
 void addFlag(std::vector<std::string>& words, const std::string& flag, const std::string& value,
              const std::string& defaultValue);

@@ -64,7 +64,9 @@ std::string milliseconds(double value) {
 
 std::string throughput(const Result& result) {
     if (const auto tflops = result.tflops()) {
-        return fixed(*tflops, *tflops >= 1.0 ? 2 : 4) + " TFLOP/s";
+        std::ostringstream text;
+        text << std::setprecision(3) << *tflops << " TFLOP/s";
+        return text.str();
     }
     if (const auto gbps = result.gbps()) {
         return fixed(*gbps, 2) + " GB/s";

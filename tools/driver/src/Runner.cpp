@@ -26,7 +26,7 @@ using hipdnn_flatbuffers_sdk::GraphWrapper;
 
 namespace {
 
-const std::string kReferenceEngine = CPU_REFERENCE_ENGINE_NAME;
+const std::string kReferenceEngine = hipdnn_data_sdk::utilities::CPU_REFERENCE_ENGINE_NAME;
 
 // A plan that could not be built; `declined` when the engine does not take the graph.
 struct PlanFailure {

@@ -230,7 +230,8 @@ void printSupportTable(const std::vector<Session*>& sessions, const std::string&
             } else {
                 const auto& reasonsOfDevice = declined[column.session];
                 const auto found = reasonsOfDevice.find(column.engine);
-                const std::string reason = found != reasonsOfDevice.end() ? found->second : "not asked";
+                std::string reason = found != reasonsOfDevice.end() ? found->second : "not asked";
+                std::replace(reason.begin(), reason.end(), '\n', ' ');
                 out << " no [" << reasonNumber(column.engine + ": " + reason) << "] |";
             }
         }

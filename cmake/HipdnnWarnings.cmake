@@ -6,11 +6,16 @@ add_compile_options(
     $<$<COMPILE_LANGUAGE:C,CXX>:-Werror>
 )
 
+# Shared libraries are linked with --no-undefined so a missing symbol fails the build rather than
+# a later dlopen. Sanitized builds leave the runtime's symbols to the executable, so they skip it.
+set(HIPDNN_NO_UNDEFINED_LINK_OPTION -Wl,--no-undefined)
+
 # Sanitizers apply to every target so that plugins and tests are instrumented alike.
 function(hipdnn_enable_sanitizers sanitizers)
     if(NOT sanitizers)
         return()
     endif()
+    set(HIPDNN_NO_UNDEFINED_LINK_OPTION "" PARENT_SCOPE)
     list(JOIN sanitizers "," joined)
     add_compile_options(-fsanitize=${joined} -fno-omit-frame-pointer -fno-sanitize-recover=all)
     add_link_options(-fsanitize=${joined})

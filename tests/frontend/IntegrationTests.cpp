@@ -111,7 +111,7 @@ TEST_P(FrontendCpuReference, ConvBiasRelu) {
     xb.fillRandom(1);
     wb.fillRandom(2);
     bb.fillRandom(3);
-    execute(graph, handle, {&xb, &wb, &bb, &convb, &yb});
+    ASSERT_NO_FATAL_FAILURE(execute(graph, handle, {&xb, &wb, &bb, &convb, &yb}));
 
     Buffer expectedConv(conv), expectedY(y);
     refs::convolutionFprop<float>(xb.cview(), wb.cview(), expectedConv.view(),
@@ -160,7 +160,8 @@ TEST(FrontendCpuReferenceOps, BatchnormTrainingWithRunningStats) {
     }
     Buffer y(outputs[0]), mean(outputs[1]), invVariance(outputs[2]), nextMean(outputs[3]),
         nextVariance(outputs[4]);
-    execute(graph, handle, {&xb, &sb, &bb, &pm, &pv, &y, &mean, &invVariance, &nextMean, &nextVariance});
+    ASSERT_NO_FATAL_FAILURE(
+        execute(graph, handle, {&xb, &sb, &bb, &pm, &pv, &y, &mean, &invVariance, &nextMean, &nextVariance}));
 
     Buffer ey(outputs[0]), emean(outputs[1]), einv(outputs[2]), enext(outputs[3]), enextVar(outputs[4]);
     refs::batchnormTraining<float, float>(
@@ -185,7 +186,7 @@ TEST(FrontendCpuReferenceOps, BatchedMatmulWithBroadcast) {
     Buffer ab(a), bb(b), cb(c), expected(c);
     ab.fillRandom(9);
     bb.fillRandom(10);
-    execute(graph, handle, {&ab, &bb, &cb});
+    ASSERT_NO_FATAL_FAILURE(execute(graph, handle, {&ab, &bb, &cb}));
     refs::matmul<float, float>(ab.cview(), bb.cview(), expected.view());
     expectClose(expected, cb, hipdnn_test_sdk::ToleranceOp::Matmul);
 }

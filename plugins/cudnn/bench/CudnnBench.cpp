@@ -15,8 +15,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <map>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <random>
 #include <stdexcept>
@@ -140,13 +140,6 @@ public:
             uids.push_back(tensor->uid());
             pointers.push_back(buffer.data());
         }
-        // The backend wants a pointer for pass-by-value scalars too (engines read the graph's value).
-        for (const auto* tensor : *graph.graph().tensors()) {
-            if (tensor->value_type() != fb::TensorValue::NONE) {
-                uids.push_back(tensor->uid());
-                pointers.push_back(&_scalarPlaceholder);
-            }
-        }
         void* workspace = _workspace.data();
         check(hipdnnBackendSetAttribute(_pack.handle, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64,
                                         static_cast<int64_t>(uids.size()), uids.data()),
@@ -222,7 +215,6 @@ private:
     Descriptor _plan{HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR};
     Descriptor _pack{HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR};
     DeviceBuffer _workspace;
-    double _scalarPlaceholder = 0.0;
     std::vector<DeviceBuffer> _buffers;
 };
 

@@ -45,6 +45,9 @@ struct RunOptions {
     /// cuDNN may have no engine for the graph (e.g. pointwise-only graphs in some layouts): then
     /// the test asserts that both cuDNN engines declined with cuDNN's reason instead.
     bool mayBeDeclined = false;
+    /// Terms each output element sums (conv: C*R*S, K*R*S or N*P*Q; matmul: K): the tolerance
+    /// widens with the length of the reduction (test SDK's reductionTolerance; inputs in [-1, 1]).
+    int64_t reductionTerms = 0;
 };
 
 /// The backend handles: one GPU handle and one CPU handle, with only the cuDNN and CPU
@@ -103,6 +106,7 @@ std::vector<KnobSummary> pluginKnobs(const std::vector<uint8_t>& graph, int64_t 
 /// Compares every output of the graph (tolerance of `op`).
 void expectOutputsClose(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
                         const std::map<int64_t, HostTensor>& expected,
-                        const std::map<int64_t, HostTensor>& actual, hipdnn_test_sdk::ToleranceOp op);
+                        const std::map<int64_t, HostTensor>& actual, hipdnn_test_sdk::ToleranceOp op,
+                        int64_t reductionTerms = 0);
 
 }  // namespace cudnn_integration

@@ -30,12 +30,14 @@ std::vector<KnobChoice> mergeChoices(std::vector<KnobChoice> base, const std::ve
 
 // True when a convolution or matmul reads or writes fp32 tensors: those must not silently run
 // in TF32 (PyTorch's default for cuDNN convolutions is strict fp32 as well).
-bool hasFloatMathOperands(const CudnnGraphSpec& spec) {
+bool hasFloatOperands(const CudnnGraphSpec& spec, bool matmulOnly) {
     for (const OperationSpec& operation : spec.operations) {
-        const bool math = operation.type == CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR ||
-                          operation.type == CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR ||
-                          operation.type == CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR ||
-                          operation.type == CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR;
+        const bool matmul = operation.type == CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR;
+        const bool convolution =
+            operation.type == CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR ||
+            operation.type == CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR ||
+            operation.type == CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR;
+        const bool math = matmul || (!matmulOnly && convolution);
         for (const TensorPort& port : operation.ports) {
             for (int64_t uid : port.uids) {
                 const TensorSpec& tensor = spec.tensors.at(uid);
@@ -72,7 +74,8 @@ std::string PlanRequest::key() const {
 GraphAnalysis::GraphAnalysis(cudnnHandle_t handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) {
     try {
         _spec = translateGraph(graph);
-        _hasFloatMathOperands = hasFloatMathOperands(_spec);
+        _hasFloatMathOperands = hasFloatOperands(_spec, false);
+        _hasFloatMatmulOperands = hasFloatOperands(_spec, true);
         _operationGraph = std::make_unique<CudnnOperationGraph>(handle, _spec);
     } catch (const TranslationError& error) {
         _declineReason = error.what();
@@ -136,6 +139,14 @@ std::shared_ptr<CudnnPlan> GraphAnalysis::plan(cudnnHandle_t handle, const PlanR
 }
 
 std::shared_ptr<CudnnPlan> GraphAnalysis::buildPlan(cudnnHandle_t handle, const PlanRequest& request) {
+    if (_hasFloatMatmulOperands && !request.allowTf32) {
+        // Observed on H200 with cuDNN 9.19: matmul engines without the TENSOR_CORE note still
+        // round fp32 operands to TF32, so strict fp32 cannot be promised.
+        notApplicable(
+            "fp32 matmul: cuDNN's matmul engines compute fp32 in TF32; set cudnn.allow_tf32=1 to "
+            "accept TF32 [" +
+            _spec.describeOperations() + "]");
+    }
     std::string failures;
     if (std::shared_ptr<CudnnPlan> built = tryMode(handle, request, request.mode, failures)) {
         return built;

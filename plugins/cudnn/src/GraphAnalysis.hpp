@@ -65,6 +65,7 @@ private:
     std::unique_ptr<CudnnOperationGraph> _operationGraph;
     std::string _declineReason;
     bool _hasFloatMathOperands = false;
+    bool _hasFloatMatmulOperands = false;
     std::map<int, std::vector<EngineConfigCandidate>> _candidates;
     std::map<int64_t, std::vector<KnobInfo>> _knobInfos;
     std::map<std::string, std::shared_ptr<CudnnPlan>> _plans;

@@ -42,7 +42,8 @@ std::vector<std::string> splitWords(const std::string& line) {
 }
 
 std::vector<BatchEntry> parseBatch(std::istream& in, const std::string& fileName,
-                                   const std::filesystem::path& baseDirectory, const CommonOptions& defaults) {
+                                   const std::filesystem::path& baseDirectory,
+                                   const CommonOptions& defaults) {
     std::vector<BatchEntry> entries;
     std::string errors;
     size_t lineNumber = 0;

@@ -53,8 +53,8 @@ std::vector<std::string> bnWords(const BnSpec& s) {
 }
 
 Problem makeBnProblem(const BnSpec& s) {
-    const std::vector<int64_t> dims =
-        s.depth > 0 ? std::vector<int64_t>{s.n, s.c, s.depth, s.h, s.w} : std::vector<int64_t>{s.n, s.c, s.h, s.w};
+    const std::vector<int64_t> dims = s.depth > 0 ? std::vector<int64_t>{s.n, s.c, s.depth, s.h, s.w}
+                                                  : std::vector<int64_t>{s.n, s.c, s.h, s.w};
     std::vector<int64_t> channelDims(dims.size(), 1);
     channelDims[1] = s.c;
 
@@ -85,8 +85,9 @@ Problem makeBnProblem(const BnSpec& s) {
         case BnSpec::Mode::Training: {
             auto attributes = fe::graph::BatchnormAttributes().set_name("bn");
             attributes.set_epsilon(detail::makeScalar(graph, "epsilon", static_cast<float>(s.epsilon)));
-            attributes.set_previous_running_stats(channelTensor("running_mean"), channelTensor("running_variance"),
-                                                  detail::makeScalar(graph, "momentum", static_cast<float>(s.momentum)));
+            attributes.set_previous_running_stats(
+                channelTensor("running_mean"), channelTensor("running_variance"),
+                detail::makeScalar(graph, "momentum", static_cast<float>(s.momentum)));
             auto outputs = graph.batchnorm(x, scale, channelTensor("bias"), attributes);
             for (auto& output : outputs) {
                 output->set_output(true).set_data_type(DataType::FLOAT);
@@ -96,7 +97,8 @@ Problem makeBnProblem(const BnSpec& s) {
         }
         case BnSpec::Mode::Backward: {
             auto attributes = fe::graph::BatchnormBackwardAttributes().set_name("bn_backward");
-            attributes.set_saved_mean_and_inv_variance(channelTensor("saved_mean"), channelTensor("saved_inv_variance"));
+            attributes.set_saved_mean_and_inv_variance(channelTensor("saved_mean"),
+                                                       channelTensor("saved_inv_variance"));
             auto dy = detail::makeTensor(graph, "dy", dims, s.layout);
             auto outputs = graph.batchnorm_backward(dy, x, scale, attributes);
             outputs[0]->set_output(true);

@@ -144,7 +144,8 @@ void measurePeak(Ceilings& ceilings) {
     for (float value : results) {
         sink = sink + value;
     }
-    const double flops = static_cast<double>(threads) * static_cast<double>(iterations) * kChains * kernel.lanes * 2.0;
+    const double flops =
+        static_cast<double>(threads) * static_cast<double>(iterations) * kChains * kernel.lanes * 2.0;
     ceilings.peakFlops = flops / seconds;
     std::ostringstream method;
     method << "measured: " << kernel.isa << " loop, " << kChains << " chains on " << threads << " threads, "
@@ -217,7 +218,8 @@ Ceilings measureGpuCeilings(int ordinal) {
             best = std::min(best, milliseconds);
         }
         ceilings.bandwidth = 2.0 * static_cast<double>(bytes) / (best * 1e-3);
-        ceilings.bandwidthMethod = "measured: device-to-device cudaMemcpy of 512 MiB, best of 5, read + write counted";
+        ceilings.bandwidthMethod =
+            "measured: device-to-device cudaMemcpy of 512 MiB, best of 5, read + write counted";
     }
     if (start != nullptr) {
         cudaEventDestroy(start);

@@ -8,8 +8,8 @@
 namespace hipdnn_driver {
 
 struct Ceilings {
-    std::optional<double> peakFlops;      // FLOP/s (fp32 FMA)
-    std::optional<double> bandwidth;      // bytes/s
+    std::optional<double> peakFlops;  // FLOP/s (fp32 FMA)
+    std::optional<double> bandwidth;  // bytes/s
     std::string peakMethod;
     std::string bandwidthMethod;
 };

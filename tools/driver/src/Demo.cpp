@@ -10,8 +10,9 @@ namespace {
 // by batch norm (inference) and relu, except that the last relu follows the residual add.
 Problem bottleneckProblem() {
     constexpr int64_t n = 1, channels = 256, width = 64, size = 56;
-    const std::string label = "resnet50 bottleneck fp32 NCHW n1 256x56x56 (1x1 256->64, 3x3 64->64, 1x1 64->256, "
-                              "bn+relu, residual add, relu)";
+    const std::string label =
+        "resnet50 bottleneck fp32 NCHW n1 256x56x56 (1x1 256->64, 3x3 64->64, 1x1 64->256, "
+        "bn+relu, residual add, relu)";
     fe::graph::Graph graph;
     graph.set_name("resnet50_bottleneck")
         .set_io_data_type(DataType::FLOAT)
@@ -22,11 +23,15 @@ Problem bottleneckProblem() {
 
     auto convBn = [&](const fe::graph::TensorPtr& input, int64_t inputChannels, int64_t outputChannels,
                       int64_t filter, const std::string& stage) {
-        auto w = detail::makeTensor(graph, stage + "_w", {outputChannels, inputChannels, filter, filter}, layout);
+        auto w =
+            detail::makeTensor(graph, stage + "_w", {outputChannels, inputChannels, filter, filter}, layout);
         const int64_t padding = filter / 2;
-        auto conv = graph.conv_fprop(
-            input, w,
-            fe::graph::ConvFpropAttributes().set_name(stage + "_conv").set_padding({padding, padding}).set_stride({1, 1}).set_dilation({1, 1}));
+        auto conv = graph.conv_fprop(input, w,
+                                     fe::graph::ConvFpropAttributes()
+                                         .set_name(stage + "_conv")
+                                         .set_padding({padding, padding})
+                                         .set_stride({1, 1})
+                                         .set_dilation({1, 1}));
         auto channelTensor = [&](const std::string& name) {
             return detail::makeTensor(graph, stage + "_" + name, {1, outputChannels, 1, 1}, layout);
         };
@@ -35,12 +40,15 @@ Problem bottleneckProblem() {
                                          fe::graph::BatchnormInferenceAttributes().set_name(stage + "_bn"));
     };
     auto relu = [&](const fe::graph::TensorPtr& input, const std::string& name) {
-        return graph.pointwise(input, fe::graph::PointwiseAttributes().set_name(name).set_mode(fe::PointwiseMode::RELU_FWD));
+        return graph.pointwise(
+            input, fe::graph::PointwiseAttributes().set_name(name).set_mode(fe::PointwiseMode::RELU_FWD));
     };
     auto branch = relu(convBn(x, channels, width, 1, "conv1"), "conv1_relu");
     branch = relu(convBn(branch, width, width, 3, "conv2"), "conv2_relu");
     branch = convBn(branch, width, channels, 1, "conv3");
-    auto sum = graph.pointwise(branch, x, fe::graph::PointwiseAttributes().set_name("residual_add").set_mode(fe::PointwiseMode::ADD));
+    auto sum = graph.pointwise(
+        branch, x,
+        fe::graph::PointwiseAttributes().set_name("residual_add").set_mode(fe::PointwiseMode::ADD));
     relu(sum, "out_relu")->set_output(true);
     return Problem{label, {"demo", "--case", "resnet50-bottleneck"}, serializeGraph(graph), std::nullopt};
 }

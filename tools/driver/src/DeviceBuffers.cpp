@@ -78,7 +78,8 @@ void DeviceBuffer::download(std::vector<uint8_t>& host) const {
 #ifdef HIPDNN_DRIVER_WITH_CUDA
     if (onGpu_) {
         checkCuda(cudaDeviceSynchronize(), "waiting for the GPU");
-        checkCuda(cudaMemcpy(host.data(), data_, bytes_, cudaMemcpyDeviceToHost), "cudaMemcpy from the device");
+        checkCuda(cudaMemcpy(host.data(), data_, bytes_, cudaMemcpyDeviceToHost),
+                  "cudaMemcpy from the device");
         return;
     }
 #endif

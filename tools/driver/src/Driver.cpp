@@ -37,7 +37,8 @@ void printHeader(Session& session, const CommonOptions& options, std::ostream& o
         const Ceilings& ceilings = session.ceilings();
         out << std::setprecision(4);
         if (ceilings.peakFlops) {
-            out << "  peak " << *ceilings.peakFlops / 1e9 << " GFLOP/s fp32 (" << ceilings.peakMethod << ")\n";
+            out << "  peak " << *ceilings.peakFlops / 1e9 << " GFLOP/s fp32 (" << ceilings.peakMethod
+                << ")\n";
         }
         if (ceilings.bandwidth) {
             out << "  memory bandwidth " << *ceilings.bandwidth / 1e9 << " GB/s (" << ceilings.bandwidthMethod
@@ -56,8 +57,8 @@ int exitStatus(const std::vector<Result>& results) {
     bool failed = false;
     for (const auto& result : results) {
         failed = failed || result.status == Status::Failed || result.status == Status::Error;
-        problemRan[result.problemIndex] = problemRan[result.problemIndex] || result.status == Status::Passed ||
-                                          result.status == Status::Timed;
+        problemRan[result.problemIndex] = problemRan[result.problemIndex] ||
+                                          result.status == Status::Passed || result.status == Status::Timed;
     }
     for (const auto& [index, ran] : problemRan) {
         failed = failed || !ran;
@@ -65,8 +66,8 @@ int exitStatus(const std::vector<Result>& results) {
     return failed ? 1 : 0;
 }
 
-int runJobs(Session& session, std::vector<Job> jobs, std::vector<Result> preResults, const CommonOptions& options,
-            std::ostream& out) {
+int runJobs(Session& session, std::vector<Job> jobs, std::vector<Result> preResults,
+            const CommonOptions& options, std::ostream& out) {
     printHeader(session, options, out);
     Runner runner(session, out);
     std::vector<JobPlan> plans;
@@ -158,7 +159,8 @@ int runInvocation(const Invocation& invocation, std::ostream& out) {
             try {
                 jobs.push_back({makeProblem(invocation.problem), options});
             } catch (const ProblemError& error) {
-                preResults.push_back(problemError(0, joinWords(commandWordsFor(invocation.problem)), error.what()));
+                preResults.push_back(
+                    problemError(0, joinWords(commandWordsFor(invocation.problem)), error.what()));
             }
             break;
         case Command::Batch:
@@ -166,9 +168,9 @@ int runInvocation(const Invocation& invocation, std::ostream& out) {
                 try {
                     jobs.push_back({makeProblem(entry.invocation.problem), entry.invocation.common});
                 } catch (const ProblemError& error) {
-                    preResults.push_back(problemError(preResults.size(), entry.text,
-                                                      invocation.batchFile + ":" + std::to_string(entry.line) + ": " +
-                                                          error.what()));
+                    preResults.push_back(problemError(
+                        preResults.size(), entry.text,
+                        invocation.batchFile + ":" + std::to_string(entry.line) + ": " + error.what()));
                 }
             }
             break;

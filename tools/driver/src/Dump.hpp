@@ -14,8 +14,8 @@
 namespace hipdnn_driver {
 
 // DIR/<problem index, 3 digits>_<first word of the label>/<engine>.
-std::filesystem::path dumpDirectory(const std::string& root, size_t problemIndex, const std::string& problemLabel,
-                                    const std::string& engine);
+std::filesystem::path dumpDirectory(const std::string& root, size_t problemIndex,
+                                    const std::string& problemLabel, const std::string& engine);
 
 void dumpCase(const std::filesystem::path& directory, const std::vector<uint8_t>& graph,
               const std::vector<HostTensor>& inputs, const std::vector<HostTensor>& outputs);

@@ -37,13 +37,15 @@ fe::graph::TensorPtr appendEpilogue(fe::graph::Graph& graph, fe::graph::TensorPt
             std::vector<int64_t> biasDims(outputDims.size(), 1);
             biasDims[channelDim] = outputDims[channelDim];
             auto bias = detail::makeTensor(graph, "bias", biasDims, layout);
-            output = graph.pointwise(output, bias,
-                                     fe::graph::PointwiseAttributes().set_name("bias_add").set_mode(fe::PointwiseMode::ADD));
+            output = graph.pointwise(
+                output, bias,
+                fe::graph::PointwiseAttributes().set_name("bias_add").set_mode(fe::PointwiseMode::ADD));
         } else if (op == EpilogueOp::Add) {
             auto residual = detail::makeTensor(graph, "residual", outputDims, layout);
-            output = graph.pointwise(
-                output, residual,
-                fe::graph::PointwiseAttributes().set_name("residual_add" + suffix).set_mode(fe::PointwiseMode::ADD));
+            output = graph.pointwise(output, residual,
+                                     fe::graph::PointwiseAttributes()
+                                         .set_name("residual_add" + suffix)
+                                         .set_mode(fe::PointwiseMode::ADD));
         } else {
             output = graph.pointwise(output, fe::graph::PointwiseAttributes()
                                                  .set_name(std::string(epilogueFlag(op)) + suffix)

@@ -66,9 +66,11 @@ double graphFlops(const GraphWrapper& graph) {
         if (const auto* conv = node.attributesAs<fbs::ConvolutionFwdAttributes>()) {
             flops += 2.0 * elements(graph, conv->y_tensor_uid()) * filterTerms(graph, conv->w_tensor_uid());
         } else if (const auto* dgrad = node.attributesAs<fbs::ConvolutionBwdAttributes>()) {
-            flops += 2.0 * elements(graph, dgrad->dy_tensor_uid()) * filterTerms(graph, dgrad->w_tensor_uid());
+            flops +=
+                2.0 * elements(graph, dgrad->dy_tensor_uid()) * filterTerms(graph, dgrad->w_tensor_uid());
         } else if (const auto* wgrad = node.attributesAs<fbs::ConvolutionWrwAttributes>()) {
-            flops += 2.0 * elements(graph, wgrad->dy_tensor_uid()) * filterTerms(graph, wgrad->dw_tensor_uid());
+            flops +=
+                2.0 * elements(graph, wgrad->dy_tensor_uid()) * filterTerms(graph, wgrad->dw_tensor_uid());
         } else if (const auto* matmul = node.attributesAs<fbs::MatmulAttributes>()) {
             const auto a = dimsOf(graph, matmul->a_tensor_uid());
             flops += 2.0 * elements(graph, matmul->c_tensor_uid()) * static_cast<double>(a.back());
@@ -84,7 +86,8 @@ double graphBytes(const GraphWrapper& graph) {
         if (tensor.value() != nullptr) {
             return;
         }
-        bytes += elements(graph, uid) * static_cast<double>(hipdnn_test_sdk::dataTypeSize(tensor.data_type()));
+        bytes +=
+            elements(graph, uid) * static_cast<double>(hipdnn_test_sdk::dataTypeSize(tensor.data_type()));
     };
     for (int64_t uid : graph.inputUids()) {
         add(uid);

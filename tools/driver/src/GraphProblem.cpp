@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <regex>
 
 #include <hipdnn_flatbuffers_sdk/GraphJson.hpp>
 #include <hipdnn_flatbuffers_sdk/GraphWrapper.hpp>
@@ -35,7 +36,10 @@ std::vector<uint8_t> readGraphFile(const std::filesystem::path& file) {
         // Verifies the buffer and the graph contract; the message names the tensor or node.
         hipdnn_flatbuffers_sdk::GraphWrapper verified(bytes.data(), bytes.size());
     } catch (const std::exception& error) {
-        throw ProblemError(file.string() + ": " + error.what());
+        // The FlatBuffers parser reports "<line>: <column>: error: ..."; say which is which.
+        static const std::regex position("(\\d+): (\\d+): error: ");
+        throw ProblemError(file.string() + ": " +
+                           std::regex_replace(std::string(error.what()), position, "line $1, column $2: "));
     }
     return bytes;
 }

@@ -24,7 +24,8 @@ struct Range {
 constexpr Range kPositive{0.5, 2.0};
 
 bool isPositivePort(const std::string& port) {
-    return port == "inv_variance" || port == "variance" || port == "prev_running_variance" || port == "inv_rms";
+    return port == "inv_variance" || port == "variance" || port == "prev_running_variance" ||
+           port == "inv_rms";
 }
 
 // Ports whose tensor must be positive, found from the nodes that read them.
@@ -88,9 +89,11 @@ std::vector<HostTensor> makeRandomInputs(const GraphWrapper& graph, uint32_t see
         const auto found = ranges.find(uid);
         const Range range = found != ranges.end() ? found->second : Range{};
         // One generator per tensor, so a tensor's values do not depend on the others.
-        std::mt19937_64 generator((static_cast<uint64_t>(seed) << 32) ^ static_cast<uint64_t>(uid) * 0x9E3779B97F4A7C15ULL);
+        std::mt19937_64 generator((static_cast<uint64_t>(seed) << 32) ^
+                                  static_cast<uint64_t>(uid) * 0x9E3779B97F4A7C15ULL);
         std::uniform_real_distribution<double> distribution(range.low, range.high);
-        const auto elements = static_cast<int64_t>(host.bytes.size() / hipdnn_test_sdk::dataTypeSize(host.dataType));
+        const auto elements =
+            static_cast<int64_t>(host.bytes.size() / hipdnn_test_sdk::dataTypeSize(host.dataType));
         for (int64_t offset = 0; offset < elements; ++offset) {
             hipdnn_test_sdk::writeElement(host.dataType, host.bytes.data(), offset, distribution(generator));
         }
@@ -114,10 +117,11 @@ std::vector<HostTensor> readInputs(const GraphWrapper& graph, const std::filesys
             }
         }
         if (stored == nullptr) {
-            throw std::runtime_error(directory.string() + ": no tensor with uid " + std::to_string(uid) + " ('" +
-                                     host.name + "'), an input of the graph");
+            throw std::runtime_error(directory.string() + ": no tensor with uid " + std::to_string(uid) +
+                                     " ('" + host.name + "'), an input of the graph");
         }
-        if (stored->dims != host.dims || stored->strides != host.strides || stored->dataType != host.dataType) {
+        if (stored->dims != host.dims || stored->strides != host.strides ||
+            stored->dataType != host.dataType) {
             throw std::runtime_error(directory.string() + ": tensor uid " + std::to_string(uid) +
                                      " has other dims, strides or data type than the graph's");
         }

@@ -14,7 +14,8 @@ namespace hipdnn_driver {
 struct HostTensor {
     int64_t uid = 0;
     std::string name;
-    hipdnn_flatbuffers_sdk::data_objects::DataType dataType = hipdnn_flatbuffers_sdk::data_objects::DataType::UNSET;
+    hipdnn_flatbuffers_sdk::data_objects::DataType dataType =
+        hipdnn_flatbuffers_sdk::data_objects::DataType::UNSET;
     std::vector<int64_t> dims;
     std::vector<int64_t> strides;
     std::vector<uint8_t> bytes;  // the strided storage

@@ -1,14 +1,14 @@
 #include "List.hpp"
 
 #include <iomanip>
-#include <sstream>
 #include <ostream>
+#include <sstream>
 
 #include <dlfcn.h>
 
+#include <hipdnn_plugin_sdk/EnginePluginApi.h>
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 #include <hipdnn_frontend.hpp>
-#include <hipdnn_plugin_sdk/EnginePluginApi.h>
 
 #include "SupportTable.hpp"
 
@@ -41,12 +41,14 @@ PluginFacts pluginFacts(const std::string& path) {
             facts.name = text;
         }
     }
-    if (auto* getVersion = reinterpret_cast<decltype(&hipdnnPluginGetVersion)>(symbol("hipdnnPluginGetVersion"))) {
+    if (auto* getVersion =
+            reinterpret_cast<decltype(&hipdnnPluginGetVersion)>(symbol("hipdnnPluginGetVersion"))) {
         if (getVersion(&text) == HIPDNN_PLUGIN_STATUS_SUCCESS && text != nullptr) {
             facts.version = text;
         }
     }
-    if (auto* getApi = reinterpret_cast<decltype(&hipdnnPluginGetApiVersion)>(symbol("hipdnnPluginGetApiVersion"))) {
+    if (auto* getApi =
+            reinterpret_cast<decltype(&hipdnnPluginGetApiVersion)>(symbol("hipdnnPluginGetApiVersion"))) {
         if (getApi(&text) == HIPDNN_PLUGIN_STATUS_SUCCESS && text != nullptr) {
             facts.apiVersion = text;
         }
@@ -116,8 +118,9 @@ void printKnobs(Session& session, const std::string& engine, const std::vector<S
         }
         out << "\n";
         for (const auto& knob : knobs) {
-            out << "      " << knob.id << "  type " << knobType(knob) << "  default " << knobValue(knob.defaultValue)
-                << "  constraint " << knobConstraint(knob) << (knob.deprecated ? "  (deprecated)" : "") << "\n";
+            out << "      " << knob.id << "  type " << knobType(knob) << "  default "
+                << knobValue(knob.defaultValue) << "  constraint " << knobConstraint(knob)
+                << (knob.deprecated ? "  (deprecated)" : "") << "\n";
             if (!knob.description.empty()) {
                 out << "        " << knob.description << "\n";
             }
@@ -136,15 +139,15 @@ void printList(Session& session, std::ostream& out) {
     out << "Plugins loaded (" << paths.size() << "):\n";
     for (const auto& path : paths) {
         const PluginFacts facts = pluginFacts(path);
-        out << "  " << facts.name << "  version " << facts.version << "  API " << facts.apiVersion << "  device "
-            << facts.device << "\n    " << path << "\n";
+        out << "  " << facts.name << "  version " << facts.version << "  API " << facts.apiVersion
+            << "  device " << facts.device << "\n    " << path << "\n";
     }
     const auto engines = session.engines();
     const auto probes = supportProbes();
     out << "\nEngines of the handle's device (" << engines.size() << "):\n";
     for (const auto& engine : engines) {
-        out << "  " << engine.name << "  id " << hipdnn_data_sdk::utilities::formatEngineIdHex(engine.id) << "  plugin "
-            << engine.pluginName << "\n";
+        out << "  " << engine.name << "  id " << hipdnn_data_sdk::utilities::formatEngineIdHex(engine.id)
+            << "  plugin " << engine.pluginName << "\n";
         printKnobs(session, engine.name, probes, out);
     }
 }

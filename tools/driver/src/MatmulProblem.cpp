@@ -19,8 +19,8 @@ std::vector<std::string> matmulWords(const MatmulSpec& s) {
 }
 
 Problem makeMatmulProblem(const MatmulSpec& s) {
-    std::string label = std::string("matmul ") + dataTypeFlag(s.dataType) + " b" + std::to_string(s.batch) + " m" +
-                        std::to_string(s.m) + " n" + std::to_string(s.n) + " k" + std::to_string(s.k);
+    std::string label = std::string("matmul ") + dataTypeFlag(s.dataType) + " b" + std::to_string(s.batch) +
+                        " m" + std::to_string(s.m) + " n" + std::to_string(s.n) + " k" + std::to_string(s.k);
     if (!s.epilogue.empty()) {
         label += " +" + epilogueList(s.epilogue);
     }

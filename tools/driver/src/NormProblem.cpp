@@ -20,8 +20,10 @@ std::string number(double value) {
 std::vector<std::string> normWords(const NormSpec& s) {
     const NormSpec d;
     std::vector<std::string> words{"norm"};
-    detail::addFlag(words, "--type", s.kind == NormSpec::Kind::Rmsnorm ? "rmsnorm" : "layernorm", "layernorm");
-    detail::addFlag(words, "--phase", s.phase == fe::NormFwdPhase::TRAINING ? "training" : "inference", "inference");
+    detail::addFlag(words, "--type", s.kind == NormSpec::Kind::Rmsnorm ? "rmsnorm" : "layernorm",
+                    "layernorm");
+    detail::addFlag(words, "--phase", s.phase == fe::NormFwdPhase::TRAINING ? "training" : "inference",
+                    "inference");
     detail::addAlways(words, "--dims", detail::joinDims(s.dims, ','));
     detail::addFlag(words, "--epsilon", number(s.epsilon), number(d.epsilon));
     detail::addFlag(words, "--dtype", dataTypeFlag(s.dataType), "fp32");
@@ -45,9 +47,11 @@ Problem makeNormProblem(const NormSpec& s) {
     auto epsilon = detail::makeScalar(graph, "epsilon", static_cast<float>(s.epsilon));
     if (s.kind == NormSpec::Kind::Layernorm) {
         auto bias = detail::makeTensor(graph, "bias", paramDims, Layout::ChannelsFirst, DataType::FLOAT);
-        auto outputs = graph.layernorm(
-            x, scale, bias,
-            fe::graph::LayernormAttributes().set_name("layernorm").set_forward_phase(s.phase).set_epsilon(epsilon));
+        auto outputs = graph.layernorm(x, scale, bias,
+                                       fe::graph::LayernormAttributes()
+                                           .set_name("layernorm")
+                                           .set_forward_phase(s.phase)
+                                           .set_epsilon(epsilon));
         outputs[0]->set_output(true);
         if (training) {
             outputs[1]->set_output(true).set_data_type(DataType::FLOAT);
@@ -55,7 +59,9 @@ Problem makeNormProblem(const NormSpec& s) {
         }
     } else {
         auto outputs = graph.rmsnorm(
-            x, scale, fe::graph::RmsnormAttributes().set_name("rmsnorm").set_forward_phase(s.phase).set_epsilon(epsilon));
+            x, scale,
+            fe::graph::RmsnormAttributes().set_name("rmsnorm").set_forward_phase(s.phase).set_epsilon(
+                epsilon));
         outputs[0]->set_output(true);
         if (training) {
             outputs[1]->set_output(true).set_data_type(DataType::FLOAT);

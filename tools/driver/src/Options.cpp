@@ -6,8 +6,8 @@
 #include <ostream>
 #include <regex>
 
-#include <CLI/CLI.hpp>
 #include <hipdnn_flatbuffers_sdk/data_objects/operations_generated.h>
+#include <CLI/CLI.hpp>
 
 namespace hipdnn_driver {
 namespace {
@@ -19,8 +19,8 @@ const std::map<std::string, DataType> kDataTypes{
 const std::map<std::string, RunMode> kRunModes{
     {"correctness", RunMode::Correctness}, {"performance", RunMode::Performance}, {"both", RunMode::Both}};
 const std::map<std::string, EpilogueOp> kEpilogueOps{
-    {"bias", EpilogueOp::Bias},   {"add", EpilogueOp::Add},         {"relu", EpilogueOp::Relu},
-    {"gelu", EpilogueOp::Gelu},   {"sigmoid", EpilogueOp::Sigmoid}, {"tanh", EpilogueOp::Tanh},
+    {"bias", EpilogueOp::Bias},  {"add", EpilogueOp::Add},         {"relu", EpilogueOp::Relu},
+    {"gelu", EpilogueOp::Gelu},  {"sigmoid", EpilogueOp::Sigmoid}, {"tanh", EpilogueOp::Tanh},
     {"swish", EpilogueOp::Swish}};
 
 template <typename Map>
@@ -36,13 +36,14 @@ std::vector<std::string> keysOf(const Map& map) {
 // short names of the forward activations ("relu", "gelu", ...).
 std::map<std::string, hipdnn_frontend::PointwiseMode> pointwiseModes() {
     std::map<std::string, hipdnn_frontend::PointwiseMode> modes;
-    for (auto value = static_cast<int>(fbs::PointwiseMode::MIN) + 1; value <= static_cast<int>(fbs::PointwiseMode::MAX);
-         ++value) {
+    for (auto value = static_cast<int>(fbs::PointwiseMode::MIN) + 1;
+         value <= static_cast<int>(fbs::PointwiseMode::MAX); ++value) {
         std::string name = fbs::EnumNamePointwiseMode(static_cast<fbs::PointwiseMode>(value));
         if (name.empty()) {
             continue;
         }
-        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return std::tolower(ch); });
+        std::transform(name.begin(), name.end(), name.begin(),
+                       [](unsigned char ch) { return std::tolower(ch); });
         modes[name] = static_cast<hipdnn_frontend::PointwiseMode>(value);
     }
     for (const char* activation : {"relu", "gelu", "sigmoid", "tanh", "swish", "elu", "softplus"}) {
@@ -97,11 +98,32 @@ const CLI::Validator kDeviceValidator(
     },
     "cpu|gpu[:N]");
 
+// Integer flags: CLI11's number validators print the full double range for a non-number.
+CLI::Validator integerAtLeast(int64_t minimum, const std::string& what) {
+    return CLI::Validator(
+        [minimum, what](const std::string& value) {
+            size_t used = 0;
+            try {
+                const long long number = std::stoll(value, &used);
+                if (used == value.size() && number >= minimum) {
+                    return std::string();
+                }
+            } catch (const std::exception&) {
+                // reported below
+            }
+            return "'" + value + "' is not " + what;
+        },
+        what);
+}
+
+const CLI::Validator kPositive = integerAtLeast(1, "a positive integer");
+const CLI::Validator kNonNegative = integerAtLeast(0, "a non-negative integer");
+
 const CLI::Validator kKnobValidator(
     [](const std::string& value) {
         const auto equals = value.find('=');
         return equals != std::string::npos && equals > 0 ? std::string()
-                                                           : "knob '" + value + "' is not of the form id=value";
+                                                         : "knob '" + value + "' is not of the form id=value";
     },
     "ID=VALUE");
 
@@ -113,18 +135,19 @@ void addCommonOptions(CLI::App& app, ParseState& state) {
         ->check(CLI::IsMember(keysOf(kRunModes)))
         ->capture_default_str();
     app.add_option("--warmup", common.warmup, "untimed runs before timing")
-        ->check(CLI::NonNegativeNumber)
+        ->check(kNonNegative)
         ->capture_default_str();
     app.add_option("--iters", common.iterations, "timed runs (fewer on CPU_REFERENCE_ENGINE, see docs)")
-        ->check(CLI::PositiveNumber)
+        ->check(kPositive)
         ->capture_default_str();
     app.add_option("--device", common.device, "cpu | gpu | gpu:N (default: GPU 0 when usable, else CPU)")
         ->check(kDeviceValidator);
     app.add_option("--seed", common.seed, "input seed (default: HIPDNN_GLOBAL_TEST_SEED, else 1)");
     app.add_option("--csv", common.csvPath, "also write the results as CSV to FILE");
     app.add_option("--json", common.jsonPath, "also write the results as a JSON array to FILE");
-    app.add_option("--dump", common.dumpDir,
-                   "write graph.json, manifest.json and tensor files (inputs and each engine's outputs) under DIR");
+    app.add_option(
+        "--dump", common.dumpDir,
+        "write graph.json, manifest.json and tensor files (inputs and each engine's outputs) under DIR");
     app.add_option("--knob", common.knobs, "knob setting ID=VALUE for the engine under test (repeatable)")
         ->check(kKnobValidator);
     app.add_flag("-v,--verbose", common.verbose, "more detail (declined engines' reasons, tolerances)");
@@ -148,33 +171,34 @@ void addFuseOption(CLI::App& app, ParseState& state, const std::string& what) {
 
 void addConv(CLI::App& app, ParseState& state) {
     auto& s = state.conv;
-    auto* conv = state.convApp = app.add_subcommand("conv", "convolution fprop / dgrad / wgrad (MIOpenDriver flags)");
+    auto* conv = state.convApp =
+        app.add_subcommand("conv", "convolution fprop / dgrad / wgrad (MIOpenDriver flags)");
     conv->fallthrough();
     conv->add_option("--mode", state.convMode, "fprop | dgrad | wgrad")
         ->check(CLI::IsMember({"fprop", "dgrad", "wgrad"}))
         ->capture_default_str();
-    conv->add_option("-n", s.n, "batch size")->check(CLI::PositiveNumber)->capture_default_str();
-    conv->add_option("-c", s.c, "input channels")->check(CLI::PositiveNumber)->capture_default_str();
-    conv->add_option("-H", s.h, "input height")->check(CLI::PositiveNumber)->capture_default_str();
-    conv->add_option("-W", s.w, "input width")->check(CLI::PositiveNumber)->capture_default_str();
-    conv->add_option("-k", s.k, "output channels")->check(CLI::PositiveNumber)->capture_default_str();
-    conv->add_option("-y", s.filterH, "filter height")->check(CLI::PositiveNumber)->capture_default_str();
-    conv->add_option("-x", s.filterW, "filter width")->check(CLI::PositiveNumber)->capture_default_str();
-    conv->add_option("-p", s.padH, "padding height")->check(CLI::NonNegativeNumber)->capture_default_str();
-    conv->add_option("-q", s.padW, "padding width")->check(CLI::NonNegativeNumber)->capture_default_str();
-    conv->add_option("-u", s.strideH, "stride height")->check(CLI::PositiveNumber)->capture_default_str();
+    conv->add_option("-n", s.n, "batch size")->check(kPositive)->capture_default_str();
+    conv->add_option("-c", s.c, "input channels")->check(kPositive)->capture_default_str();
+    conv->add_option("-H", s.h, "input height")->check(kPositive)->capture_default_str();
+    conv->add_option("-W", s.w, "input width")->check(kPositive)->capture_default_str();
+    conv->add_option("-k", s.k, "output channels")->check(kPositive)->capture_default_str();
+    conv->add_option("-y", s.filterH, "filter height")->check(kPositive)->capture_default_str();
+    conv->add_option("-x", s.filterW, "filter width")->check(kPositive)->capture_default_str();
+    conv->add_option("-p", s.padH, "padding height")->check(kNonNegative)->capture_default_str();
+    conv->add_option("-q", s.padW, "padding width")->check(kNonNegative)->capture_default_str();
+    conv->add_option("-u", s.strideH, "stride height")->check(kPositive)->capture_default_str();
     conv->add_option("-v", s.strideW, "stride width (use --verbose for verbosity)")
-        ->check(CLI::PositiveNumber)
+        ->check(kPositive)
         ->capture_default_str();
-    conv->add_option("-l", s.dilationH, "dilation height")->check(CLI::PositiveNumber)->capture_default_str();
-    conv->add_option("-j", s.dilationW, "dilation width")->check(CLI::PositiveNumber)->capture_default_str();
-    conv->add_option("-g", s.groups, "groups")->check(CLI::PositiveNumber)->capture_default_str();
-    conv->add_option("-D", s.depth, "input depth (3-D convolution when given)")->check(CLI::PositiveNumber);
-    conv->add_option("-z", s.filterD, "filter depth (3-D)")->check(CLI::PositiveNumber)->capture_default_str();
-    conv->add_option("--pad-d", s.padD, "padding depth (3-D)")->check(CLI::NonNegativeNumber)->capture_default_str();
-    conv->add_option("--stride-d", s.strideD, "stride depth (3-D)")->check(CLI::PositiveNumber)->capture_default_str();
+    conv->add_option("-l", s.dilationH, "dilation height")->check(kPositive)->capture_default_str();
+    conv->add_option("-j", s.dilationW, "dilation width")->check(kPositive)->capture_default_str();
+    conv->add_option("-g", s.groups, "groups")->check(kPositive)->capture_default_str();
+    conv->add_option("-D", s.depth, "input depth (3-D convolution when given)")->check(kPositive);
+    conv->add_option("-z", s.filterD, "filter depth (3-D)")->check(kPositive)->capture_default_str();
+    conv->add_option("--pad-d", s.padD, "padding depth (3-D)")->check(kNonNegative)->capture_default_str();
+    conv->add_option("--stride-d", s.strideD, "stride depth (3-D)")->check(kPositive)->capture_default_str();
     conv->add_option("--dilation-d", s.dilationD, "dilation depth (3-D)")
-        ->check(CLI::PositiveNumber)
+        ->check(kPositive)
         ->capture_default_str();
     addDataTypeOption(*conv, state);
     addLayoutOption(*conv, state);
@@ -188,11 +212,11 @@ void addBn(CLI::App& app, ParseState& state) {
     bn->add_option("--mode", state.bnMode, "inference | training | backward")
         ->check(CLI::IsMember({"inference", "training", "backward"}))
         ->capture_default_str();
-    bn->add_option("-n", s.n, "batch size")->check(CLI::PositiveNumber)->capture_default_str();
-    bn->add_option("-c", s.c, "channels")->check(CLI::PositiveNumber)->capture_default_str();
-    bn->add_option("-H", s.h, "height")->check(CLI::PositiveNumber)->capture_default_str();
-    bn->add_option("-W", s.w, "width")->check(CLI::PositiveNumber)->capture_default_str();
-    bn->add_option("-D", s.depth, "depth (3-D when given)")->check(CLI::PositiveNumber);
+    bn->add_option("-n", s.n, "batch size")->check(kPositive)->capture_default_str();
+    bn->add_option("-c", s.c, "channels")->check(kPositive)->capture_default_str();
+    bn->add_option("-H", s.h, "height")->check(kPositive)->capture_default_str();
+    bn->add_option("-W", s.w, "width")->check(kPositive)->capture_default_str();
+    bn->add_option("-D", s.depth, "depth (3-D when given)")->check(kPositive);
     bn->add_option("--epsilon", s.epsilon, "epsilon")->check(CLI::PositiveNumber)->capture_default_str();
     bn->add_option("--momentum", s.momentum, "running-statistics momentum (training)")
         ->check(CLI::Range(0.0, 1.0))
@@ -206,16 +230,18 @@ void addPointwise(CLI::App& app, ParseState& state) {
     auto& s = state.pointwise;
     auto* pointwise = state.pointwiseApp = app.add_subcommand("pointwise", "one elementwise operation");
     pointwise->fallthrough();
-    pointwise->add_option("--op", state.pointwiseOp, "mode: relu, gelu, add, mul, ... or any schema name (relu_fwd)")
+    pointwise
+        ->add_option("--op", state.pointwiseOp,
+                     "mode: relu, gelu, add, mul, ... or any schema name (relu_fwd)")
         ->check(CLI::IsMember(keysOf(pointwiseModes())))
         ->capture_default_str();
     pointwise->add_option("--dims", s.dims, "dims of the first input, e.g. 8,64,56,56")
         ->delimiter(',')
-        ->check(CLI::PositiveNumber)
+        ->check(kPositive)
         ->capture_default_str();
     pointwise->add_option("--b-dims", s.secondDims, "dims of the other inputs (broadcast; default: --dims)")
         ->delimiter(',')
-        ->check(CLI::PositiveNumber);
+        ->check(kPositive);
     addDataTypeOption(*pointwise, state);
     addLayoutOption(*pointwise, state);
 }
@@ -224,10 +250,10 @@ void addMatmul(CLI::App& app, ParseState& state) {
     auto& s = state.matmul;
     auto* matmul = state.matmulApp = app.add_subcommand("matmul", "batched matrix product C = A x B");
     matmul->fallthrough();
-    matmul->add_option("-b", s.batch, "batch")->check(CLI::PositiveNumber)->capture_default_str();
-    matmul->add_option("-m", s.m, "rows of A and C")->check(CLI::PositiveNumber)->capture_default_str();
-    matmul->add_option("-n", s.n, "columns of B and C")->check(CLI::PositiveNumber)->capture_default_str();
-    matmul->add_option("-k", s.k, "columns of A, rows of B")->check(CLI::PositiveNumber)->capture_default_str();
+    matmul->add_option("-b", s.batch, "batch")->check(kPositive)->capture_default_str();
+    matmul->add_option("-m", s.m, "rows of A and C")->check(kPositive)->capture_default_str();
+    matmul->add_option("-n", s.n, "columns of B and C")->check(kPositive)->capture_default_str();
+    matmul->add_option("-k", s.k, "columns of A, rows of B")->check(kPositive)->capture_default_str();
     addDataTypeOption(*matmul, state);
     addFuseOption(*matmul, state, "epilogue, applied in order: bias,add,relu,gelu,sigmoid,tanh,swish");
 }
@@ -244,7 +270,7 @@ void addNorm(CLI::App& app, ParseState& state) {
         ->capture_default_str();
     norm->add_option("--dims", s.dims, "dims; the first is the batch, the rest are normalized")
         ->delimiter(',')
-        ->check(CLI::PositiveNumber)
+        ->check(kPositive)
         ->capture_default_str();
     norm->add_option("--epsilon", s.epsilon, "epsilon")->check(CLI::PositiveNumber)->capture_default_str();
     addDataTypeOption(*norm, state);
@@ -257,17 +283,17 @@ void addPool(CLI::App& app, ParseState& state) {
     pool->add_option("--type", state.poolType, "max | avg | avg-include-pad")
         ->check(CLI::IsMember({"max", "avg", "avg-include-pad"}))
         ->capture_default_str();
-    pool->add_option("-n", s.n, "batch size")->check(CLI::PositiveNumber)->capture_default_str();
-    pool->add_option("-c", s.c, "channels")->check(CLI::PositiveNumber)->capture_default_str();
-    pool->add_option("-H", s.h, "height")->check(CLI::PositiveNumber)->capture_default_str();
-    pool->add_option("-W", s.w, "width")->check(CLI::PositiveNumber)->capture_default_str();
-    pool->add_option("-y", s.windowH, "window height")->check(CLI::PositiveNumber)->capture_default_str();
-    pool->add_option("-x", s.windowW, "window width")->check(CLI::PositiveNumber)->capture_default_str();
-    pool->add_option("-p", s.padH, "padding height")->check(CLI::NonNegativeNumber)->capture_default_str();
-    pool->add_option("-q", s.padW, "padding width")->check(CLI::NonNegativeNumber)->capture_default_str();
-    pool->add_option("-u", s.strideH, "stride height")->check(CLI::PositiveNumber)->capture_default_str();
+    pool->add_option("-n", s.n, "batch size")->check(kPositive)->capture_default_str();
+    pool->add_option("-c", s.c, "channels")->check(kPositive)->capture_default_str();
+    pool->add_option("-H", s.h, "height")->check(kPositive)->capture_default_str();
+    pool->add_option("-W", s.w, "width")->check(kPositive)->capture_default_str();
+    pool->add_option("-y", s.windowH, "window height")->check(kPositive)->capture_default_str();
+    pool->add_option("-x", s.windowW, "window width")->check(kPositive)->capture_default_str();
+    pool->add_option("-p", s.padH, "padding height")->check(kNonNegative)->capture_default_str();
+    pool->add_option("-q", s.padW, "padding width")->check(kNonNegative)->capture_default_str();
+    pool->add_option("-u", s.strideH, "stride height")->check(kPositive)->capture_default_str();
     pool->add_option("-v", s.strideW, "stride width (use --verbose for verbosity)")
-        ->check(CLI::PositiveNumber)
+        ->check(kPositive)
         ->capture_default_str();
     addDataTypeOption(*pool, state);
     addLayoutOption(*pool, state);
@@ -287,12 +313,14 @@ void addOtherCommands(CLI::App& app, ParseState& state) {
     state.demoApp = app.add_subcommand("demo", "the README demo: four graphs on every engine of the device");
     state.demoApp->fallthrough();
     state.demoApp->add_option("--case", state.demoCase.name, "run one demo graph only")
-        ->check(CLI::IsMember({"resnet50-bottleneck", "conv-bias-relu-add", "bn-training", "matmul-bias-gelu"}));
+        ->check(
+            CLI::IsMember({"resnet50-bottleneck", "conv-bias-relu-add", "bn-training", "matmul-bias-gelu"}));
 
     state.listApp = app.add_subcommand("list", "loaded plugins, engines, knobs and the handle's device");
     state.listApp->fallthrough();
     state.supportApp = app.add_subcommand(
-        "support-table", "ask every loaded engine about one small graph per op x dtype x layout; print Markdown");
+        "support-table",
+        "ask every loaded engine about one small graph per op x dtype x layout; print Markdown");
     state.supportApp->fallthrough();
 }
 
@@ -310,7 +338,8 @@ void buildApp(CLI::App& app, ParseState& state) {
 
 Layout layoutOf(const std::string& name) {
     std::string upper = name;
-    std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char ch) { return std::toupper(ch); });
+    std::transform(upper.begin(), upper.end(), upper.begin(),
+                   [](unsigned char ch) { return std::toupper(ch); });
     return upper == "NHWC" || upper == "NDHWC" ? Layout::ChannelsLast : Layout::ChannelsFirst;
 }
 
@@ -464,6 +493,12 @@ Invocation parseProblemWords(const std::vector<std::string>& words, const Common
                 : defaults.run == RunMode::Performance ? "performance"
                                                        : "both";
     buildApp(app, state);
+    static const std::vector<std::string> problemCommands{"conv", "bn",   "pointwise", "matmul",
+                                                          "norm", "pool", "graph"};
+    if (std::find(problemCommands.begin(), problemCommands.end(), words.front()) == problemCommands.end()) {
+        throw UsageError("'" + words.front() +
+                         "' is not a problem subcommand (conv, bn, pointwise, matmul, norm, pool, graph)");
+    }
     try {
         auto reversedWords = reversed(words);
         app.parse(reversedWords);
@@ -472,12 +507,7 @@ Invocation parseProblemWords(const std::vector<std::string>& words, const Common
     } catch (const CLI::ParseError& error) {
         throw UsageError(error.what());
     }
-    Invocation invocation = finish(state);
-    if (invocation.command != Command::Problem) {
-        throw UsageError("'" + words.front() +
-                         "' is not a problem subcommand (conv, bn, pointwise, matmul, norm, pool, graph)");
-    }
-    return invocation;
+    return finish(state);
 }
 
 }  // namespace hipdnn_driver

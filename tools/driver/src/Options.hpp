@@ -21,8 +21,8 @@ struct CommonOptions {
     RunMode run = RunMode::Both;
     int warmup = 3;
     int iterations = 20;
-    std::string device;             // "" = hipdnnCreate's choice; "cpu", "gpu", "gpu:N"
-    std::optional<uint32_t> seed;   // unset = HIPDNN_GLOBAL_TEST_SEED (default 1)
+    std::string device;            // "" = hipdnnCreate's choice; "cpu", "gpu", "gpu:N"
+    std::optional<uint32_t> seed;  // unset = HIPDNN_GLOBAL_TEST_SEED (default 1)
     std::string csvPath;
     std::string jsonPath;
     std::string dumpDir;

@@ -34,12 +34,14 @@ std::vector<std::string> pointwiseWords(const PointwiseSpec& s) {
 Problem makePointwiseProblem(const PointwiseSpec& s) {
     const int inputCount = hipdnn_flatbuffers_sdk::pointwiseInputCount(fe::detail::toFbs(s.mode));
     if (inputCount == 0) {
-        throw ProblemError("pointwise mode " + modeFlag(s.mode) + " takes no tensor inputs the driver can give");
+        throw ProblemError("pointwise mode " + modeFlag(s.mode) +
+                           " takes no tensor inputs the driver can give");
     }
     const auto& otherDims = s.secondDims.empty() ? s.dims : s.secondDims;
-    std::string label = "pointwise " + modeFlag(s.mode) + " " + dataTypeFlag(s.dataType) + " " +
-                        (s.dims.size() >= 4 ? detail::layoutName(s.layout, s.dims.size()) + " " : std::string()) +
-                        detail::joinDims(s.dims, 'x');
+    std::string label =
+        "pointwise " + modeFlag(s.mode) + " " + dataTypeFlag(s.dataType) + " " +
+        (s.dims.size() >= 4 ? detail::layoutName(s.layout, s.dims.size()) + " " : std::string()) +
+        detail::joinDims(s.dims, 'x');
     if (inputCount > 1 && otherDims != s.dims) {
         label += " with " + detail::joinDims(otherDims, 'x');
     }

@@ -46,8 +46,8 @@ Problem makePoolProblem(const PoolSpec& s) {
     detail::outputLength(s.w, s.windowW, s.padW, s.strideW, 1);
     const std::string label = std::string("pool ") + kindName(s.kind) + " " + dataTypeFlag(s.dataType) + " " +
                               detail::layoutName(s.layout, 4) + " n" + std::to_string(s.n) + " c" +
-                              std::to_string(s.c) + " " + std::to_string(s.h) + "x" + std::to_string(s.w) + " win" +
-                              std::to_string(s.windowH) + "x" + std::to_string(s.windowW) + " p" +
+                              std::to_string(s.c) + " " + std::to_string(s.h) + "x" + std::to_string(s.w) +
+                              " win" + std::to_string(s.windowH) + "x" + std::to_string(s.windowW) + " p" +
                               std::to_string(s.padH) + "x" + std::to_string(s.padW) + " s" +
                               std::to_string(s.strideH) + "x" + std::to_string(s.strideW);
     fe::graph::Graph graph;
@@ -59,14 +59,15 @@ Problem makePoolProblem(const PoolSpec& s) {
                                   : s.kind == PoolSpec::Kind::Avg ? fe::ResampleMode::AVGPOOL_EXCLUDE_PADDING
                                                                   : fe::ResampleMode::AVGPOOL_INCLUDE_PADDING;
     auto x = detail::makeTensor(graph, "x", {s.n, s.c, s.h, s.w}, s.layout);
-    auto outputs = graph.resample(x, fe::graph::ResampleAttributes()
-                                         .set_name("pool")
-                                         .set_resampling_mode(mode)
-                                         .set_padding_mode(s.kind == PoolSpec::Kind::Max ? fe::PaddingMode::NEG_INF_PAD
-                                                                                         : fe::PaddingMode::ZERO_PAD)
-                                         .set_window({s.windowH, s.windowW})
-                                         .set_stride({s.strideH, s.strideW})
-                                         .set_padding({s.padH, s.padW}));
+    auto outputs =
+        graph.resample(x, fe::graph::ResampleAttributes()
+                              .set_name("pool")
+                              .set_resampling_mode(mode)
+                              .set_padding_mode(s.kind == PoolSpec::Kind::Max ? fe::PaddingMode::NEG_INF_PAD
+                                                                              : fe::PaddingMode::ZERO_PAD)
+                              .set_window({s.windowH, s.windowW})
+                              .set_stride({s.strideH, s.strideW})
+                              .set_padding({s.padH, s.padW}));
     outputs[0]->set_output(true);
     return Problem{label, poolWords(s), serializeGraph(graph), std::nullopt};
 }

@@ -68,7 +68,9 @@ std::vector<std::string> commandWordsFor(const ProblemSpec& spec) {
             }
             return words;
         }
-        std::vector<std::string> operator()(const DemoCaseSpec& s) const { return {"demo", "--case", s.name}; }
+        std::vector<std::string> operator()(const DemoCaseSpec& s) const {
+            return {"demo", "--case", s.name};
+        }
     };
     return std::visit(Words{}, spec);
 }
@@ -99,8 +101,8 @@ std::vector<int64_t> stridesFor(const std::vector<int64_t>& dims, Layout layout)
     return hipdnn_data_sdk::utilities::generatePackedStrides(dims, named->strideOrder);
 }
 
-TensorPtr makeTensor(fe::graph::Graph& graph, const std::string& name, std::vector<int64_t> dims, Layout layout,
-                     DataType dataType) {
+TensorPtr makeTensor(fe::graph::Graph& graph, const std::string& name, std::vector<int64_t> dims,
+                     Layout layout, DataType dataType) {
     auto strides = stridesFor(dims, layout);
     return graph.tensor(fe::graph::TensorAttributes()
                             .set_name(name)
@@ -124,8 +126,9 @@ int64_t outputLength(int64_t input, int64_t filter, int64_t padding, int64_t str
     const int64_t span = dilation * (filter - 1) + 1;
     const int64_t padded = input + 2 * padding;
     if (padded < span) {
-        throw ProblemError("the window (" + std::to_string(span) + " with dilation) is larger than the padded input (" +
-                           std::to_string(padded) + ")");
+        throw ProblemError("the window (" + std::to_string(span) +
+                           " with dilation) is larger than the padded input (" + std::to_string(padded) +
+                           ")");
     }
     return (padded - span) / stride + 1;
 }

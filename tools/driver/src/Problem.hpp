@@ -16,9 +16,9 @@
 namespace hipdnn_driver {
 
 struct Problem {
-    std::string label;                     // "conv fprop fp32 NCHW n4 c64 56x56 k64 3x3 p1x1 ..."
-    std::vector<std::string> commandWords;  // {"conv", "-n", "4", ...}: rebuilds this problem
-    std::vector<uint8_t> graph;            // the serialized Graph FlatBuffer
+    std::string label;                               // "conv fprop fp32 NCHW n4 c64 56x56 k64 3x3 p1x1 ..."
+    std::vector<std::string> commandWords;           // {"conv", "-n", "4", ...}: rebuilds this problem
+    std::vector<uint8_t> graph;                      // the serialized Graph FlatBuffer
     std::optional<std::filesystem::path> inputsDir;  // golden-data inputs (graph --inputs)
 };
 

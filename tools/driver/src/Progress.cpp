@@ -12,7 +12,8 @@ constexpr size_t kBarWidth = 30;
 constexpr size_t kLabelWidth = 70;
 }  // namespace
 
-Progress::Progress(size_t total, bool enabled) : total_(total), drawing_(enabled && isatty(STDERR_FILENO) == 1) {}
+Progress::Progress(size_t total, bool enabled)
+    : total_(total), drawing_(enabled && isatty(STDERR_FILENO) == 1) {}
 
 void Progress::start(size_t position, const std::string& what) {
     if (!drawing_ || total_ == 0) {

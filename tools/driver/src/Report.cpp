@@ -69,7 +69,9 @@ std::string throughput(const Result& result) {
         return text.str();
     }
     if (const auto gbps = result.gbps()) {
-        return fixed(*gbps, 2) + " GB/s";
+        std::ostringstream text;
+        text << std::setprecision(3) << *gbps << " GB/s";
+        return text.str();
     }
     return "-";
 }
@@ -94,8 +96,8 @@ std::string indented(const std::string& text, const std::string& prefix) {
 }  // namespace
 
 void printResultLine(std::ostream& out, const Result& result, size_t position, size_t total, bool verbose) {
-    out << "[" << position << "/" << total << "] " << statusName(result.status) << " " << result.engine << " | "
-        << result.problem;
+    out << "[" << position << "/" << total << "] " << statusName(result.status) << " " << result.engine
+        << " | " << result.problem;
     if (result.timing) {
         out << " | median " << milliseconds(result.timing->medianMs) << " ms (min "
             << milliseconds(result.timing->minMs) << ", max " << milliseconds(result.timing->maxMs) << ", "
@@ -129,9 +131,10 @@ void printTable(std::ostream& out, const std::vector<Result>& results) {
         if (currentProblem != result.problemIndex) {
             currentProblem = result.problemIndex;
             out << "\n" << result.problem << "\n";
-            out << "  " << padded("engine", engineWidth) << "  " << padded("status", 13) << leftPadded("median ms", 11)
-                << leftPadded("min ms", 11) << leftPadded("max ms", 11) << leftPadded("throughput", 18)
-                << leftPadded("floor ms", 11) << leftPadded("vs ref", 9) << leftPadded("max abs err", 13) << "\n";
+            out << "  " << padded("engine", engineWidth) << "  " << padded("status", 13)
+                << leftPadded("median ms", 11) << leftPadded("min ms", 11) << leftPadded("max ms", 11)
+                << leftPadded("throughput", 18) << leftPadded("floor ms", 11) << leftPadded("vs ref", 9)
+                << leftPadded("max abs err", 13) << "\n";
         }
         out << "  " << padded(result.engine, engineWidth) << "  " << padded(statusName(result.status), 13);
         if (result.timing) {
@@ -154,7 +157,8 @@ std::string summaryLine(const std::vector<Result>& results) {
         ++counts[result.status];
     }
     std::string text = std::to_string(results.size()) + " result(s):";
-    for (Status status : {Status::Passed, Status::Timed, Status::Failed, Status::Unimplemented, Status::Error}) {
+    for (Status status :
+         {Status::Passed, Status::Timed, Status::Failed, Status::Unimplemented, Status::Error}) {
         text += " " + std::to_string(counts[status]) + " " + statusName(status);
         text += status == Status::Error ? "" : ",";
     }
@@ -199,16 +203,17 @@ std::ofstream openOutput(const std::string& path) {
 
 void writeCsv(const std::string& path, const std::vector<Result>& results) {
     auto out = openOutput(path);
-    out << "problem,engine,status,median_ms,min_ms,max_ms,iterations,tflops,gbps,floor_ms,speedup_vs_reference,"
+    out << "problem,engine,status,median_ms,min_ms,max_ms,iterations,tflops,gbps,floor_ms,speedup_vs_"
+           "reference,"
            "max_abs_err,message,command\n";
     for (const auto& result : results) {
         const auto& timing = result.timing;
-        out << csvField(result.problem) << "," << csvField(result.engine) << "," << statusName(result.status) << ","
-            << optionalNumber(timing ? std::optional(timing->medianMs) : std::nullopt) << ","
+        out << csvField(result.problem) << "," << csvField(result.engine) << "," << statusName(result.status)
+            << "," << optionalNumber(timing ? std::optional(timing->medianMs) : std::nullopt) << ","
             << optionalNumber(timing ? std::optional(timing->minMs) : std::nullopt) << ","
             << optionalNumber(timing ? std::optional(timing->maxMs) : std::nullopt) << ","
-            << (timing ? std::to_string(timing->iterations) : "") << "," << optionalNumber(result.tflops()) << ","
-            << optionalNumber(result.gbps()) << "," << optionalNumber(result.floorMs) << ","
+            << (timing ? std::to_string(timing->iterations) : "") << "," << optionalNumber(result.tflops())
+            << "," << optionalNumber(result.gbps()) << "," << optionalNumber(result.floorMs) << ","
             << optionalNumber(result.speedupOverReference) << "," << optionalNumber(result.maxAbsError) << ","
             << csvField(result.message) << "," << csvField(result.command) << "\n";
     }

@@ -26,12 +26,14 @@ std::vector<int64_t> dimsOf(const GraphWrapper& graph, int64_t uid) {
 
 Layout layoutOf(const GraphWrapper& graph, int64_t uid) {
     const auto& tensor = graph.tensor(uid);
-    const auto name = hipdnn_data_sdk::utilities::layoutFromStrides(toVector(tensor.dims()), toVector(tensor.strides()));
+    const auto name =
+        hipdnn_data_sdk::utilities::layoutFromStrides(toVector(tensor.dims()), toVector(tensor.strides()));
     return name && (*name == "NHWC" || *name == "NDHWC") ? Layout::ChannelsLast : Layout::ChannelsFirst;
 }
 
 // Reads the pointwise chain after node 0 as an epilogue; nothing when a node is not part of one.
-std::optional<std::vector<EpilogueOp>> epilogueOf(const GraphWrapper& graph, int64_t output, size_t channelDim) {
+std::optional<std::vector<EpilogueOp>> epilogueOf(const GraphWrapper& graph, int64_t output,
+                                                  size_t channelDim) {
     std::vector<EpilogueOp> ops;
     const auto outputDims = dimsOf(graph, output);
     for (size_t index = 1; index < graph.nodeCount(); ++index) {
@@ -125,7 +127,8 @@ std::optional<ProblemSpec> guess(const GraphWrapper& graph) {
     const auto first = graph.node(0);
     if (const auto* conv = first.attributesAs<fbs::ConvolutionFwdAttributes>()) {
         ConvSpec spec;
-        if (!convGeometry(*conv, dimsOf(graph, conv->x_tensor_uid()), dimsOf(graph, conv->w_tensor_uid()), spec)) {
+        if (!convGeometry(*conv, dimsOf(graph, conv->x_tensor_uid()), dimsOf(graph, conv->w_tensor_uid()),
+                          spec)) {
             return std::nullopt;
         }
         spec.dataType = static_cast<DataType>(graph.tensor(conv->x_tensor_uid()).data_type());
@@ -140,7 +143,8 @@ std::optional<ProblemSpec> guess(const GraphWrapper& graph) {
     if (const auto* dgrad = first.attributesAs<fbs::ConvolutionBwdAttributes>()) {
         ConvSpec spec;
         spec.direction = ConvSpec::Direction::Dgrad;
-        if (!convGeometry(*dgrad, dimsOf(graph, dgrad->dx_tensor_uid()), dimsOf(graph, dgrad->w_tensor_uid()), spec)) {
+        if (!convGeometry(*dgrad, dimsOf(graph, dgrad->dx_tensor_uid()), dimsOf(graph, dgrad->w_tensor_uid()),
+                          spec)) {
             return std::nullopt;
         }
         spec.dataType = static_cast<DataType>(graph.tensor(dgrad->dy_tensor_uid()).data_type());
@@ -150,7 +154,8 @@ std::optional<ProblemSpec> guess(const GraphWrapper& graph) {
     if (const auto* wgrad = first.attributesAs<fbs::ConvolutionWrwAttributes>()) {
         ConvSpec spec;
         spec.direction = ConvSpec::Direction::Wgrad;
-        if (!convGeometry(*wgrad, dimsOf(graph, wgrad->x_tensor_uid()), dimsOf(graph, wgrad->dw_tensor_uid()), spec)) {
+        if (!convGeometry(*wgrad, dimsOf(graph, wgrad->x_tensor_uid()), dimsOf(graph, wgrad->dw_tensor_uid()),
+                          spec)) {
             return std::nullopt;
         }
         spec.dataType = static_cast<DataType>(graph.tensor(wgrad->x_tensor_uid()).data_type());

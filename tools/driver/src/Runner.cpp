@@ -75,7 +75,8 @@ std::vector<fe::KnobSetting> parseKnobs(const std::vector<std::string>& knobs) {
 }
 
 std::unique_ptr<fe::graph::Graph> buildPlan(hipdnnHandle_t handle, const std::vector<uint8_t>& bytes,
-                                            const std::string& engine, const std::vector<std::string>& knobs) {
+                                            const std::string& engine,
+                                            const std::vector<std::string>& knobs) {
     auto graph = std::make_unique<fe::graph::Graph>();
     fe::Error error = graph->deserialize(handle, bytes);
     if (error.is_bad()) {
@@ -298,7 +299,8 @@ std::vector<Result> Runner::run(const JobPlan& plan, Progress& progress, size_t&
     const uint32_t seed = options.seed.value_or(hipdnn_test_sdk::globalTestSeed());
     std::vector<HostTensor> inputs;
     try {
-        inputs = job.problem.inputsDir ? readInputs(graph, *job.problem.inputsDir) : makeRandomInputs(graph, seed);
+        inputs =
+            job.problem.inputsDir ? readInputs(graph, *job.problem.inputsDir) : makeRandomInputs(graph, seed);
     } catch (const std::exception& error) {
         Result result;
         result.problemIndex = plan.index;
@@ -317,7 +319,8 @@ std::vector<Result> Runner::run(const JobPlan& plan, Progress& progress, size_t&
     std::string referenceError;
     if (wantsCorrectness(options.run)) {
         progress.start(position + 1, job.problem.label + " on " + kReferenceEngine + " (reference)");
-        reference = runReference(session_.referenceHandle(), job.problem.graph, inputs, emptyOutputs, referenceError);
+        reference =
+            runReference(session_.referenceHandle(), job.problem.graph, inputs, emptyOutputs, referenceError);
     }
 
     for (const auto& engine : plan.engines) {
@@ -336,7 +339,8 @@ std::vector<Result> Runner::run(const JobPlan& plan, Progress& progress, size_t&
             Bindings bindings = bind(onGpu, inputs, emptyOutputs);
             DeviceBuffer workspace(onGpu, static_cast<size_t>(built->get_workspace_size()));
             auto execute = [&] {
-                const fe::Error status = built->execute(session_.handle(), bindings.variantPack, workspace.data());
+                const fe::Error status =
+                    built->execute(session_.handle(), bindings.variantPack, workspace.data());
                 if (status.is_bad()) {
                     throw RunFailure{"execution: " + describe(status)};
                 }
@@ -391,8 +395,8 @@ std::vector<Result> Runner::run(const JobPlan& plan, Progress& progress, size_t&
                 if (!produced) {
                     produced = download(bindings, emptyOutputs);
                 }
-                dumpCase(dumpDirectory(options.dumpDir, plan.index, job.problem.label, engine), job.problem.graph,
-                         inputs, *produced);
+                dumpCase(dumpDirectory(options.dumpDir, plan.index, job.problem.label, engine),
+                         job.problem.graph, inputs, *produced);
             }
         } catch (const PlanFailure& failure) {
             result.status = failure.declined ? Status::Unimplemented : Status::Error;

@@ -12,7 +12,8 @@ namespace hipdnn_driver {
 std::string backendFailure(const std::string& what, hipdnnStatus_t status) {
     char message[HIPDNN_ERROR_STRING_MAX_LENGTH] = {};
     hipdnnGetLastErrorString(message, sizeof(message));
-    return what + ": " + hipdnnGetErrorString(status) + (message[0] != '\0' ? std::string(": ") + message : "");
+    return what + ": " + hipdnnGetErrorString(status) +
+           (message[0] != '\0' ? std::string(": ") + message : "");
 }
 
 namespace {
@@ -21,9 +22,9 @@ hipdnnHandle_t createHandle(hipdnnDeviceType_ext_t type, int ordinal) {
     hipdnnHandle_t handle = nullptr;
     const hipdnnStatus_t status = hipdnnCreateForDevice_ext(&handle, type, ordinal);
     if (status != HIPDNN_STATUS_SUCCESS) {
-        throw DriverError(backendFailure(type == HIPDNN_DEVICE_TYPE_CPU_EXT ? std::string("creating a CPU handle")
-                                                                            : "creating a handle on GPU " +
-                                                                                  std::to_string(ordinal),
+        throw DriverError(backendFailure(type == HIPDNN_DEVICE_TYPE_CPU_EXT
+                                             ? std::string("creating a CPU handle")
+                                             : "creating a handle on GPU " + std::to_string(ordinal),
                                          status));
     }
     return handle;
@@ -43,8 +44,8 @@ EngineInfo engineInfoAt(hipdnnHandle_t handle, size_t index) {
     std::string name(nameLength, '\0');
     std::string plugin(pluginLength, '\0');
     std::string path(pathLength, '\0');
-    status = hipdnnGetEngineInfo_ext(handle, index, &info.id, name.data(), &nameLength, plugin.data(), &pluginLength,
-                                     path.data(), &pathLength);
+    status = hipdnnGetEngineInfo_ext(handle, index, &info.id, name.data(), &nameLength, plugin.data(),
+                                     &pluginLength, path.data(), &pathLength);
     if (status != HIPDNN_STATUS_SUCCESS) {
         throw DriverError(backendFailure("hipdnnGetEngineInfo_ext(" + std::to_string(index) + ")", status));
     }
@@ -65,7 +66,8 @@ Session::Session(const std::string& device) {
     const bool wantsGpu = !device.empty() && match[1] == "gpu";
 #ifndef HIPDNN_DRIVER_WITH_CUDA
     if (wantsGpu) {
-        throw DriverError("--device " + device + ": hipdnn-driver was built without CUDA; only --device cpu works");
+        throw DriverError("--device " + device +
+                          ": hipdnn-driver was built without CUDA; only --device cpu works");
     }
     // Without CUDA the driver cannot place buffers on a GPU, so the default is the CPU.
     handle_ = createHandle(HIPDNN_DEVICE_TYPE_CPU_EXT, 0);

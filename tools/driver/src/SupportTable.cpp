@@ -18,7 +18,8 @@ struct Variant {
     const char* dataTypeName;
 };
 
-const Variant kVariants[] = {{DataType::FLOAT, "fp32"}, {DataType::HALF, "fp16"}, {DataType::BFLOAT16, "bf16"}};
+const Variant kVariants[] = {
+    {DataType::FLOAT, "fp32"}, {DataType::HALF, "fp16"}, {DataType::BFLOAT16, "bf16"}};
 
 struct LayoutVariant {
     Layout layout;
@@ -160,7 +161,8 @@ std::vector<SupportProbe> supportProbes() {
     return probes;
 }
 
-void printSupportTable(const std::vector<Session*>& sessions, const std::string& commandLine, std::ostream& out) {
+void printSupportTable(const std::vector<Session*>& sessions, const std::string& commandLine,
+                       std::ostream& out) {
     struct Column {
         Session* session;
         std::string engine;

@@ -23,6 +23,7 @@ struct SupportProbe {
 std::vector<SupportProbe> supportProbes();
 
 // `sessions` are the devices to ask (the CPU and, when usable, a GPU).
-void printSupportTable(const std::vector<Session*>& sessions, const std::string& commandLine, std::ostream& out);
+void printSupportTable(const std::vector<Session*>& sessions, const std::string& commandLine,
+                       std::ostream& out);
 
 }  // namespace hipdnn_driver

@@ -21,7 +21,8 @@ TimingStats summarize(std::vector<double> samplesMs) {
     stats.iterations = static_cast<int>(count);
     stats.minMs = samplesMs.front();
     stats.maxMs = samplesMs.back();
-    stats.medianMs = count % 2 == 1 ? samplesMs[count / 2] : 0.5 * (samplesMs[count / 2 - 1] + samplesMs[count / 2]);
+    stats.medianMs =
+        count % 2 == 1 ? samplesMs[count / 2] : 0.5 * (samplesMs[count / 2 - 1] + samplesMs[count / 2]);
     return stats;
 }
 
@@ -60,7 +61,8 @@ std::vector<double> timeRuns(bool onGpu, int warmup, int iterations, const std::
     for (int i = 0; i < iterations; ++i) {
         const auto start = std::chrono::steady_clock::now();
         run();
-        samples.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        samples.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
     return samples;
 }

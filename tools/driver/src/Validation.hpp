@@ -21,6 +21,7 @@ struct ValidationResult {
 // Tolerance per output: the fixed table entry of the graph's dominant operation for the output's
 // data type, widened by the accumulation bound of its longest dot product (inputs in [-1, 1]).
 ValidationResult validateOutputs(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
-                                 const std::vector<HostTensor>& expected, const std::vector<HostTensor>& actual);
+                                 const std::vector<HostTensor>& expected,
+                                 const std::vector<HostTensor>& actual);
 
 }  // namespace hipdnn_driver

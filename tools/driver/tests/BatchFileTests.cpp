@@ -9,7 +9,8 @@ namespace hipdnn_driver {
 namespace {
 
 TEST(BatchFile, SplitsWordsWithQuotesAndComments) {
-    EXPECT_EQ(splitWords("conv -n 4  -c 8 # comment"), (std::vector<std::string>{"conv", "-n", "4", "-c", "8"}));
+    EXPECT_EQ(splitWords("conv -n 4  -c 8 # comment"),
+              (std::vector<std::string>{"conv", "-n", "4", "-c", "8"}));
     EXPECT_EQ(splitWords("graph 'a b.json' \"#x\""), (std::vector<std::string>{"graph", "a b.json", "#x"}));
     EXPECT_TRUE(splitWords("   # only a comment").empty());
     EXPECT_THROW(splitWords("graph 'open"), UsageError);

@@ -24,9 +24,11 @@ Parsed parse(const std::vector<std::string>& args) {
 }
 
 TEST(Options, ConvTakesMIOpenDriverFlags) {
-    const auto parsed = parse({"conv", "-n", "4", "-c", "64", "-H", "56", "-W", "57", "-k", "32", "-y", "3", "-x", "5",
-                               "-p", "1", "-q", "2", "-u", "2", "-v", "3", "-l", "2", "-j", "1", "-g", "2", "--mode",
-                               "dgrad", "--dtype", "bf16", "--layout", "NHWC", "--engine", "all"});
+    const auto parsed =
+        parse({"conv",  "-n",      "4",    "-c",       "64",   "-H",       "56", "-W", "57", "-k",
+               "32",    "-y",      "3",    "-x",       "5",    "-p",       "1",  "-q", "2",  "-u",
+               "2",     "-v",      "3",    "-l",       "2",    "-j",       "1",  "-g", "2",  "--mode",
+               "dgrad", "--dtype", "bf16", "--layout", "NHWC", "--engine", "all"});
     ASSERT_TRUE(parsed.outcome.invocation) << parsed.err;
     const auto& invocation = *parsed.outcome.invocation;
     EXPECT_EQ(invocation.command, Command::Problem);
@@ -63,9 +65,10 @@ TEST(Options, VerboseIsStrideInConvButVerbosityElsewhere) {
 }
 
 TEST(Options, CommonOptions) {
-    const auto parsed = parse({"matmul", "-m", "8", "--run", "performance", "--warmup", "0", "--iters", "7",
-                               "--device", "cpu", "--seed", "9", "--csv", "a.csv", "--json", "a.json", "--dump", "d",
-                               "--knob", "a=1", "--knob", "b=x", "--fuse", "bias,gelu"});
+    const auto parsed = parse(
+        {"matmul",   "-m",     "8",      "--run",  "performance", "--warmup", "0",        "--iters", "7",
+         "--device", "cpu",    "--seed", "9",      "--csv",       "a.csv",    "--json",   "a.json",  "--dump",
+         "d",        "--knob", "a=1",    "--knob", "b=x",         "--fuse",   "bias,gelu"});
     ASSERT_TRUE(parsed.outcome.invocation) << parsed.err;
     const auto& common = parsed.outcome.invocation->common;
     EXPECT_EQ(common.run, RunMode::Performance);

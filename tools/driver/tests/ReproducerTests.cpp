@@ -23,7 +23,8 @@ TEST(Reproducer, ConvWithEpilogueRoundTrips) {
     spec.epilogue = {EpilogueOp::Bias, EpilogueOp::Add, EpilogueOp::Relu};
     const Problem problem = makeConvProblem(spec);
     EXPECT_EQ(driverCommandForGraph(problem.graph, "g.json", "ONEDNN_ENGINE", {"k=1"}),
-              "hipdnn-driver conv -n 4 -c 32 -H 56 -W 56 -k 16 -y 3 -x 3 -p 1 -q 1 -v 2 -g 2 --dtype fp16 --layout NHWC "
+              "hipdnn-driver conv -n 4 -c 32 -H 56 -W 56 -k 16 -y 3 -x 3 -p 1 -q 1 -v 2 -g 2 --dtype fp16 "
+              "--layout NHWC "
               "--fuse bias,add,relu "
               "--engine ONEDNN_ENGINE --knob k=1");
 }

@@ -2,9 +2,9 @@
 # Makes a plugin's shared library export exactly the plugin API: hidden visibility for the
 # plugin's own code, and a linker version script so that libstdc++ template instantiations
 # (which -fvisibility=hidden alone leaves exported as weak symbols) stay local too.
-set(HIPDNN_PLUGIN_EXPORTS_MAP ${CMAKE_CURRENT_LIST_DIR}/hipdnn_plugin_exports.map)
-
 function(hipdnn_plugin_sdk_configure_plugin target)
+    # Resolved from this file's location so that it works from any directory and when installed.
+    set(HIPDNN_PLUGIN_EXPORTS_MAP ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/hipdnn_plugin_exports.map)
     set_target_properties(${target} PROPERTIES
         CXX_VISIBILITY_PRESET hidden
         C_VISIBILITY_PRESET hidden

@@ -27,6 +27,7 @@ public:
     int64_t engineId() const noexcept { return *_engineId; }
     const std::shared_ptr<const FinalizedGraph>& graph() const noexcept { return _graph; }
     const plugin::PluginInstance& instance() const noexcept { return *_instance; }
+    const std::string& name() const noexcept { return _name; }
     // Ids of the knobs the engine publishes for this graph.
     const std::vector<std::string>& knobIds() const noexcept { return _knobIds; }
 

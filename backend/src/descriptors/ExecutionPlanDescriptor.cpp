@@ -9,6 +9,7 @@
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 
 #include "api/HandleRegistry.hpp"
+#include "logging/GraphDump.hpp"
 
 namespace hipdnn_backend::descriptors {
 
@@ -56,6 +57,7 @@ void ExecutionPlanDescriptor::finalizeDescriptor() {
     _context = _instance->createExecutionContext({_serializedConfig.data(), _serializedConfig.size()},
                                                  _graph->data());
     setWorkspaceSize(_instance->workspaceSize(_context));
+    logging::logPlanReproducer(_graph->bytes, engine.name(), _serializedConfig);
 }
 
 void ExecutionPlanDescriptor::get(AttributeOutput& output) const {

@@ -1,6 +1,7 @@
 // graph FILE: a serialized graph from disk (JSON, or a binary Graph FlatBuffer), checked with the
 // FlatBuffers SDK's verifier and graph contract before anything runs it.
 #include "Problem.hpp"
+#include "Reproducer.hpp"
 
 #include <fstream>
 #include <iterator>
@@ -50,11 +51,11 @@ Problem makeGraphProblem(const GraphSpec& spec) {
     const auto* graph = hipdnn_flatbuffers_sdk::data_objects::GetGraph(problem.graph.data());
     const std::string name = graph->name() != nullptr ? graph->name()->str() : std::string();
     problem.label = "graph " + spec.file.filename().string() + (name.empty() ? "" : " (" + name + ")");
-    problem.commandWords = {"graph", spec.file.string()};
-    if (spec.inputsDir) {
-        problem.commandWords.push_back("--inputs");
-        problem.commandWords.push_back(spec.inputsDir->string());
-    }
+    // A graph that is exactly one of the driver's problems is reproduced by that subcommand (this
+    // is how a graph file logged by the backend turns into a readable command line); inputs from a
+    // directory keep the graph form, which can name them.
+    const auto recognized = spec.inputsDir ? std::nullopt : recognizeGraph(problem.graph);
+    problem.commandWords = recognized ? commandWordsFor(*recognized) : commandWordsFor(spec);
     problem.inputsDir = spec.inputsDir;
     return problem;
 }

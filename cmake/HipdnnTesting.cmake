@@ -8,10 +8,14 @@ function(hipdnn_add_gtest)
     if(NOT ARG_TIMEOUT)
         set(ARG_TIMEOUT 600)
     endif()
-    # PROPERTIES is a flat key/value list: list-valued properties need their ';' escaped.
-    string(REPLACE ";" "\\;" labels "${ARG_LABELS}")
-    string(REPLACE ";" "\\;" environment "${ARG_ENVIRONMENT}")
+    # gtest_discover_tests flattens PROPERTIES into one list, so a list value would be split:
+    # tests carry one label, and ENVIRONMENT takes one VAR=value.
+    list(LENGTH ARG_LABELS label_count)
+    list(LENGTH ARG_ENVIRONMENT environment_count)
+    if(label_count GREATER 1 OR environment_count GREATER 1)
+        message(FATAL_ERROR "hipdnn_add_gtest(${ARG_NAME}): give one label and at most one ENVIRONMENT entry")
+    endif()
     gtest_discover_tests(${ARG_NAME}
         DISCOVERY_TIMEOUT 60
-        PROPERTIES LABELS "${labels}" TIMEOUT ${ARG_TIMEOUT} ENVIRONMENT "${environment}")
+        PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT} ENVIRONMENT "${ARG_ENVIRONMENT}")
 endfunction()

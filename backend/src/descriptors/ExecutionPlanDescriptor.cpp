@@ -142,7 +142,6 @@ void ExecutionPlanDescriptor::checkVariantPackUids(const VariantPackDescriptor& 
                         tensor == nullptr ? "not a tensor of the graph"
                                           : "a virtual tensor of the graph (it takes no buffer)"));
     }
-    throw HipdnnException(HIPDNN_STATUS_INTERNAL_ERROR, "Variant pack mismatch without a differing uid");
 }
 
 std::vector<uint8_t> ExecutionPlanDescriptor::serialize() const {

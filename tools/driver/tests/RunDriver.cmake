@@ -1,5 +1,6 @@
 # Runs ${DRIVER} ${ARGS}; fails unless the exit status is ${EXPECT_EXIT}, stdout + stderr match the
 # regular expression ${EXPECT} (newlines folded into spaces) and do not match ${REJECT}.
+string(REPLACE "@@" ";" ARGS "${ARGS}")
 execute_process(COMMAND ${DRIVER} ${ARGS} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
 set(text "${out}${err}")
 string(REPLACE "\n" " " flat "${text}")

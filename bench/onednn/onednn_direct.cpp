@@ -1,5 +1,5 @@
 // oneDNN called directly (no hipdnn stack) on the benchmark problems: ResNet-50 conv layers at
-// N=4, a fused conv + bias + ReLU and matmuls, fp32 NHWC. One line per problem and variant:
+// N=4, plain and fused with bias + ReLU, and matmuls, fp32 NHWC. One line per problem and variant:
 //   onednn_direct          weight reorder + convolution (the work a hipdnn execute does)
 //   onednn_direct_cached   convolution only, weights already in oneDNN's layout
 // Usage: onednn_direct [runs=30] [warmup=5]
@@ -13,13 +13,11 @@ int main(int argc, char** argv) {
     const int warmup = argc > 2 ? std::atoi(argv[2]) : 5;
     const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
 
-    auto convs = resnetConvProblems();
-    convs.push_back(fusedConvProblem());
-    for (const ConvProblem& p : convs) {
+    for (const ConvProblem& p : allConvProblems()) {
         const auto x = randomBuffer(static_cast<size_t>(p.n * p.c * p.h * p.w), 1);
         const auto w = randomBuffer(static_cast<size_t>(p.k * p.c * p.r * p.r), 2);
         const auto bias = randomBuffer(static_cast<size_t>(p.k), 3);
-        std::vector<float> y(static_cast<size_t>(p.n * p.k * p.outH() * p.outW()));
+        Floats y(static_cast<size_t>(p.n * p.k * p.outH() * p.outW()));
         DirectConv conv(engine, p, x.data(), w.data(), bias.data(), y.data());
         printLine(p.name(), "onednn_direct", medianMs([&] { conv.run(); }, warmup, runs), p.flops());
         printLine(p.name(), "onednn_direct_cached", medianMs([&] { conv.runComputeOnly(); }, warmup, runs),
@@ -28,7 +26,7 @@ int main(int argc, char** argv) {
     for (const MatmulProblem& p : matmulProblems()) {
         const auto a = randomBuffer(static_cast<size_t>(p.m * p.k), 1);
         const auto b = randomBuffer(static_cast<size_t>(p.k * p.n), 2);
-        std::vector<float> c(static_cast<size_t>(p.m * p.n));
+        Floats c(static_cast<size_t>(p.m * p.n));
         DirectMatmul matmul(engine, p, a.data(), b.data(), c.data());
         printLine(p.name(), "onednn_direct", medianMs([&] { matmul.run(); }, warmup, runs), p.flops());
     }

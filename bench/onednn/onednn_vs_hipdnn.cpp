@@ -101,7 +101,7 @@ private:
     hipdnnHandle_t _handle;
     hipdnnBackendDescriptor_t _graph = nullptr, _engine = nullptr, _config = nullptr, _plan = nullptr,
                               _pack = nullptr;
-    std::vector<float> _workspace;
+    Floats _workspace;
 };
 
 std::vector<int64_t> nhwcStrides(int64_t n, int64_t c, int64_t h, int64_t w) {
@@ -129,7 +129,7 @@ std::vector<uint8_t> convGraph(const ConvProblem& p) {
     return builder.build();
 }
 
-float maxAbsDifference(const std::vector<float>& a, const std::vector<float>& b) {
+float maxAbsDifference(const Floats& a, const Floats& b) {
     float worst = 0.0F;
     for (size_t i = 0; i < a.size(); ++i) {
         worst = std::max(worst, std::fabs(a[i] - b[i]));
@@ -137,27 +137,35 @@ float maxAbsDifference(const std::vector<float>& a, const std::vector<float>& b)
     return worst;
 }
 
-/// Times direct and hipdnn in alternation; prints both medians and direct/hipdnn.
+double median(std::vector<double> values) {
+    std::nth_element(values.begin(), values.begin() + static_cast<long>(values.size() / 2), values.end());
+    return values[values.size() / 2];
+}
+
+/// Times direct and hipdnn in pairs, swapping which goes first each pair so that neither always
+/// inherits the other's cache state; prints both medians and the median of the pairs' ratios
+/// direct/hipdnn (1.0 = the stack adds nothing).
 void compare(const std::string& problem, double flops, const std::function<void()>& direct,
              const std::function<void()>& hipdnn, int warmup, int runs, float difference) {
     for (int i = 0; i < warmup; ++i) {
         direct();
         hipdnn();
     }
-    std::vector<double> directMs, hipdnnMs;
+    std::vector<double> directMs, hipdnnMs, ratios;
     for (int i = 0; i < runs; ++i) {
-        directMs.push_back(medianMs(direct, 0, 1));
-        hipdnnMs.push_back(medianMs(hipdnn, 0, 1));
+        if (i % 2 == 0) {
+            directMs.push_back(medianMs(direct, 0, 1));
+            hipdnnMs.push_back(medianMs(hipdnn, 0, 1));
+        } else {
+            hipdnnMs.push_back(medianMs(hipdnn, 0, 1));
+            directMs.push_back(medianMs(direct, 0, 1));
+        }
+        ratios.push_back(directMs.back() / hipdnnMs.back());
     }
-    auto median = [](std::vector<double> v) {
-        std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
-        return v[v.size() / 2];
-    };
-    const double d = median(directMs);
-    const double h = median(hipdnnMs);
-    printLine(problem, "onednn_direct", d, flops);
-    printLine(problem, "hipdnn_onednn_engine", h, flops);
-    std::printf("%-48s ratio direct/hipdnn=%.3f  max|diff|=%.3g\n", problem.c_str(), d / h, difference);
+    printLine(problem, "onednn_direct", median(directMs), flops);
+    printLine(problem, "hipdnn_onednn_engine", median(hipdnnMs), flops);
+    std::printf("%-48s ratio direct/hipdnn=%.3f (median of %d pairs)  max|diff|=%.3g\n", problem.c_str(),
+                median(ratios), runs, difference);
     std::fflush(stdout);
 }
 
@@ -172,14 +180,12 @@ int main(int argc, char** argv) {
               "hipdnnCreateForDevice_ext(cpu)");
         const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
 
-        auto convs = resnetConvProblems();
-        convs.push_back(fusedConvProblem());
-        for (const ConvProblem& p : convs) {
+        for (const ConvProblem& p : allConvProblems()) {
             const auto x = randomBuffer(static_cast<size_t>(p.n * p.c * p.h * p.w), 1);
             const auto w = randomBuffer(static_cast<size_t>(p.k * p.c * p.r * p.r), 2);
             const auto bias = randomBuffer(static_cast<size_t>(p.k), 3);
             const size_t outCount = static_cast<size_t>(p.n * p.k * p.outH() * p.outW());
-            std::vector<float> yDirect(outCount), yHipdnn(outCount);
+            Floats yDirect(outCount), yHipdnn(outCount);
             DirectConv direct(engine, p, x.data(), w.data(), bias.data(), yDirect.data());
             std::vector<int64_t> uids{1, 2, p.biasRelu ? 6 : 3};
             std::vector<void*> pointers{const_cast<float*>(x.data()), const_cast<float*>(w.data()),
@@ -198,7 +204,7 @@ int main(int argc, char** argv) {
         for (const MatmulProblem& p : matmulProblems()) {
             const auto a = randomBuffer(static_cast<size_t>(p.m * p.k), 1);
             const auto b = randomBuffer(static_cast<size_t>(p.k * p.n), 2);
-            std::vector<float> cDirect(static_cast<size_t>(p.m * p.n)), cHipdnn(cDirect.size());
+            Floats cDirect(static_cast<size_t>(p.m * p.n)), cHipdnn(cDirect.size());
             DirectMatmul direct(engine, p, a.data(), b.data(), cDirect.data());
             const auto graph = hipdnn_test_sdk::GraphBuilder(p.name())
                                    .addTensor(1, "a", fb::DataType::FLOAT, {p.m, p.k})

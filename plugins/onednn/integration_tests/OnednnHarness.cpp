@@ -138,13 +138,16 @@ bool OnednnPlugin::execute(const std::vector<uint8_t>& graph, const std::map<int
     }
     size_t workspaceBytes = 0;
     EXPECT_EQ(_workspaceSize(handle, context, &workspaceBytes), HIPDNN_PLUGIN_STATUS_SUCCESS);
-    std::vector<std::byte> workspace(workspaceBytes);
+    // The workspace starts one byte past an allocation so that every test checks that the
+    // engine aligns its regions itself, whatever pointer the user passes.
+    std::vector<std::byte> allocation(workspaceBytes + 1);
+    std::byte* workspace = workspaceBytes == 0 ? nullptr : allocation.data() + 1;
     std::vector<hipdnnPluginDeviceBuffer_t> deviceBuffers;
     for (const auto& [uid, pointer] : buffers) {
         deviceBuffers.push_back({uid, pointer});
     }
-    const auto status = _execute(handle, context, workspace.empty() ? nullptr : workspace.data(),
-                                 deviceBuffers.data(), static_cast<uint32_t>(deviceBuffers.size()));
+    const auto status = _execute(handle, context, workspace, deviceBuffers.data(),
+                                 static_cast<uint32_t>(deviceBuffers.size()));
     const std::string error = status == HIPDNN_PLUGIN_STATUS_SUCCESS ? "" : lastError();
     EXPECT_EQ(_destroyContext(handle, context), HIPDNN_PLUGIN_STATUS_SUCCESS);
     if (!error.empty()) {

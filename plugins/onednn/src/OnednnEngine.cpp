@@ -16,6 +16,7 @@
 #include <hipdnn_plugin_sdk/PluginError.hpp>
 
 #include <algorithm>
+#include <memory>
 
 namespace hipdnn_onednn {
 
@@ -133,7 +134,8 @@ OnednnExecutionContext::OnednnExecutionContext(const dnnl::engine& engine, const
             }
         }
     }
-    _workspaceBytes = offset;
+    // Regions are aligned relative to the base; slack lets execute align the base itself.
+    _workspaceBytes = offset > 0 ? offset + kWorkspaceAlignment - 1 : 0;
 }
 
 void OnednnExecutionContext::execute(hipdnn_plugin_sdk::PluginHandleBase& handle, void* workspace,
@@ -147,7 +149,9 @@ void OnednnExecutionContext::execute(hipdnn_plugin_sdk::PluginHandleBase& handle
                                                               std::to_string(_workspaceBytes) + " bytes");
     }
     const std::lock_guard lock(_executeMutex);
-    auto* base = static_cast<std::byte*>(workspace);
+    void* aligned = workspace;
+    size_t space = _workspaceBytes;
+    auto* base = static_cast<std::byte*>(std::align(kWorkspaceAlignment, 1, aligned, space));
     const Resolver resolver(buffers, base, _virtualOffsets, _constants);
     for (size_t i = 0; i < _steps.size(); ++i) {
         _steps[i]->execute(onednnHandle->dnnlStream(), base, base + _scratchpadBytes + _privateOffsets[i],

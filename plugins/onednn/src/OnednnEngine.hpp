@@ -36,7 +36,9 @@ private:
 };
 
 /// Every primitive of a graph, created once; execute binds the user's pointers and runs them.
-/// Workspace layout: [shared scratchpad][each step's private area][virtual tensors].
+/// Workspace layout, from the first 64-byte boundary of the user's workspace (the reported size
+/// includes the slack, so any pointer works): [shared scratchpad][each step's private
+/// area][virtual tensors].
 class OnednnExecutionContext : public hipdnn_plugin_sdk::IExecutionContext {
 public:
     /// Throws Decline naming the node when a stage cannot be built.

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <vector>
@@ -76,6 +77,36 @@ TEST(KnobValidationTest, GlobalKnobsAreAcceptedByEveryEngine) {
     EXPECT_EQ(statusOf({{"global.not_yet_defined", std::string("x")}}, {}), HIPDNN_PLUGIN_STATUS_SUCCESS);
     EXPECT_EQ(statusOf({{"global.benchmarking", 1.0}}, {}), HIPDNN_PLUGIN_STATUS_BAD_PARAM);
     EXPECT_EQ(statusOf({{"global.workspace_size_limit", int64_t{-5}}}, {}), HIPDNN_PLUGIN_STATUS_BAD_PARAM);
+}
+
+bool benchmarkingFor(const std::vector<KnobSetting>& settings, const char* forceBenchmarking) {
+    if (forceBenchmarking != nullptr) {
+        setenv(hipdnn_plugin_sdk::kForceBenchmarkingVariable, forceBenchmarking, 1);
+    } else {
+        unsetenv(hipdnn_plugin_sdk::kForceBenchmarkingVariable);
+    }
+    const std::vector<uint8_t> buffer = makeEngineConfig(1, settings);
+    const bool requested =
+        hipdnn_plugin_sdk::benchmarkingRequested(EngineConfigWrapper(buffer.data(), buffer.size()));
+    unsetenv(hipdnn_plugin_sdk::kForceBenchmarkingVariable);
+    return requested;
+}
+
+TEST(KnobValidationTest, ForceBenchmarkingOverridesTheKnob) {
+    const std::vector<KnobSetting> on = {{"global.benchmarking", int64_t{1}}};
+    const std::vector<KnobSetting> off = {{"global.benchmarking", int64_t{0}}};
+    EXPECT_FALSE(benchmarkingFor({}, nullptr));
+    EXPECT_TRUE(benchmarkingFor(on, nullptr));
+    EXPECT_FALSE(benchmarkingFor(off, nullptr));
+    for (const char* truthy : {"1", "true", "YES", "On"}) {
+        EXPECT_TRUE(benchmarkingFor(off, truthy)) << truthy;
+    }
+    for (const char* falsy : {"0", "False", "no", "OFF"}) {
+        EXPECT_FALSE(benchmarkingFor(on, falsy)) << falsy;
+    }
+    // Neither truthy nor falsy: the knob decides.
+    EXPECT_TRUE(benchmarkingFor(on, "maybe"));
+    EXPECT_FALSE(benchmarkingFor(off, ""));
 }
 
 TEST(KnobValidationTest, EnginesMayNotDescribeGlobalKnobs) {

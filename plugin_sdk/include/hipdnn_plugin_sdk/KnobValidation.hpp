@@ -7,9 +7,11 @@
 #include <hipdnn_plugin_sdk/PluginError.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +26,31 @@ inline constexpr std::string_view kGlobalKnobPrefix = "global.";
 inline constexpr std::string_view kGlobalBenchmarkingKnob = "global.benchmarking";
 /// int >= -1: most workspace bytes the engine may ask for; -1 means unlimited.
 inline constexpr std::string_view kGlobalWorkspaceSizeLimitKnob = "global.workspace_size_limit";
+
+/// Environment variable that overrides global.benchmarking for every engine configuration.
+inline constexpr const char* kForceBenchmarkingVariable = "HIPDNN_FORCE_BENCHMARKING";
+
+/// Whether an engine should time its candidate algorithms for `config`: HIPDNN_FORCE_BENCHMARKING
+/// when it holds a truthy (1, true, yes, on) or falsy (0, false, no, off) word, any case; else
+/// the configuration's global.benchmarking knob (default 0). Other words are ignored.
+inline bool benchmarkingRequested(const hipdnn_flatbuffers_sdk::IEngineConfig& config) {
+    if (const char* value = std::getenv(kForceBenchmarkingVariable)) {
+        std::string word(value);
+        std::transform(word.begin(), word.end(), word.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        for (const char* truthy : {"1", "true", "yes", "on"}) {
+            if (word == truthy) {
+                return true;
+            }
+        }
+        for (const char* falsy : {"0", "false", "no", "off"}) {
+            if (word == falsy) {
+                return false;
+            }
+        }
+    }
+    return config.intKnob(kGlobalBenchmarkingKnob).value_or(0) == 1;
+}
 
 /// Descriptions of the global.* knobs this SDK knows.
 inline std::vector<hipdnn_flatbuffers_sdk::KnobDescription> globalKnobDescriptions() {

@@ -2,8 +2,10 @@
 # Runs on the GPU machine (called by the `run` command that scripts/gpu/run_gpu_suite.sh prints),
 # from the repository root of the copied working tree, with the carried build directory.
 #   scripts/gpu/remote.sh <build dir relative to the repo root> <absolute repo root it was built in>
+# HIPDNN_GPU_TESTS, HIPDNN_GPU_RUN_914 and HIPDNN_GPU_BENCH (each default 1) select the parts.
 # Puts the venv's cuDNN 9.19 first on the library path (the system has 9.14), runs
-# `ctest -L gpu` and the GPU benchmarks (ours and PyTorch's), and writes logs into $OUT.
+# `ctest -L gpu` and the GPU benchmarks (ours with default and with timed plan choice, and
+# PyTorch's), and writes logs into $OUT.
 set -u
 build_dir=${1:-build-gpu}
 built_root=${2:-/work/main}
@@ -29,14 +31,18 @@ fi
 } > "$out/machine.txt" 2>&1
 
 cd "$built_root/$build_dir" || exit 1
-ctest -L gpu --output-on-failure --timeout 120 -j 4 > "$out/ctest_gpu.log" 2>&1
-echo "ctest -L gpu exit $?" >> "$out/ctest_gpu.log"
+if [ "${HIPDNN_GPU_TESTS:-1}" = 1 ]; then
+    ctest -L gpu --output-on-failure --timeout 120 -j 4 > "$out/ctest_gpu.log" 2>&1
+    echo "ctest -L gpu exit $?" >> "$out/ctest_gpu.log"
+    tail -5 "$out/ctest_gpu.log"
+fi
 
 # The same suite against the system's cuDNN 9.14: the plugin must degrade cleanly there.
 if [ "${HIPDNN_GPU_RUN_914:-1}" = 1 ]; then
     LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu:$carried ctest -L gpu -R Smoke --timeout 120 -j 4 \
         > "$out/ctest_gpu_cudnn914.log" 2>&1
     echo "ctest (cuDNN 9.14) exit $?" >> "$out/ctest_gpu_cudnn914.log"
+    tail -3 "$out/ctest_gpu_cudnn914.log"
 fi
 
 if [ "${HIPDNN_GPU_BENCH:-1}" = 1 ]; then
@@ -44,7 +50,11 @@ if [ "${HIPDNN_GPU_BENCH:-1}" = 1 ]; then
     "$venv/bin/python" "$built_root/plugins/cudnn/bench/pytorch_gpu.py" > "$out/bench_pytorch.log" 2>&1
     python3 "$built_root/scripts/gpu/compare_bench.py" "$out/bench_hipdnn.log" "$out/bench_pytorch.log" \
         > "$out/bench_compare.md" 2>&1
+    # The same problems with every plan chosen by timing (global.benchmarking), as PyTorch's
+    # cudnn.benchmark = True chooses its algorithms.
+    HIPDNN_FORCE_BENCHMARKING=1 ./bin/hipdnn_cudnn_bench > "$out/bench_hipdnn_tuned.log" 2>&1
+    python3 "$built_root/scripts/gpu/compare_bench.py" "$out/bench_hipdnn_tuned.log" "$out/bench_pytorch.log" \
+        > "$out/bench_compare_tuned.md" 2>&1
 fi
-tail -5 "$out/ctest_gpu.log"
-grep -E "HOSTCALL" "$out/bench_hipdnn.log" 2>/dev/null
+grep -E "HOSTCALL" "$out"/bench_hipdnn*.log 2>/dev/null
 exit 0

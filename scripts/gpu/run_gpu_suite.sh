@@ -23,5 +23,5 @@ cat <<RUN
 Run on the GPU machine with the device tool:
   run(command: "bash scripts/gpu/remote.sh $build_dir $root", carry: ["$build_dir"], timeout_s: 600)
 Logs come back under \$OUT: machine.txt, ctest_gpu.log, ctest_gpu_cudnn914.log, bench_hipdnn.log,
-bench_pytorch.log, bench_compare.md.
+bench_pytorch.log, bench_compare.md, bench_hipdnn_tuned.log, bench_compare_tuned.md.
 RUN

@@ -92,6 +92,10 @@ struct PluginRun {
     /// runs) instead of failing the test.
     std::string* createError = nullptr;
     bool roundTripSerialization = false;  // run a context rebuilt from its bytes
+    /// When set: after the first execute, two more on the same buffers (the plugin replays the
+    /// plan as a CUDA graph from the second), then these tensors are uploaded over the same
+    /// buffers (outputs included) and one last execute runs; `tensors` receives its outputs.
+    const std::map<int64_t, HostTensor>* replayInputs = nullptr;
 };
 void runThroughPlugin(const std::vector<uint8_t>& graph, std::map<int64_t, HostTensor>& tensors,
                       const PluginRun& run);

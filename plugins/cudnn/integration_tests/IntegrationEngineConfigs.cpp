@@ -1,5 +1,6 @@
 // cuDNN engine configurations: the deterministic engine, cudnn.engine.index and
-// cudnn.heuristics.mode knobs, plan serialization, and declines that carry cuDNN's reason.
+// cudnn.heuristics.mode knobs, global.benchmarking, plan serialization, repeated executes
+// (CUDA graph replay), and declines that carry cuDNN's reason.
 #include "CudnnHarness.hpp"
 
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
@@ -8,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <utility>
 
 namespace cudnn_integration {
 namespace {
@@ -105,6 +107,47 @@ TEST(SmokeCudnnEngineConfigs, SerializedPlanRunsCorrectly) {
     ASSERT_NO_FATAL_FAILURE(runReference(bytes, reference));
     PluginRun run;
     run.roundTripSerialization = true;
+    ASSERT_NO_FATAL_FAILURE(runThroughPlugin(bytes, actual, run));
+    expectOutputsClose(graph, reference, actual, ToleranceOp::ConvolutionFwd);
+}
+
+TEST(SmokeCudnnEngineConfigs, BenchmarkingPicksAPlanThatRunsCorrectly) {
+    SKIP_IF_NO_DEVICE();
+    // fp32 too: timing must not pick an engine that computes fp32 in reduced precision.
+    const std::vector<int64_t> x = {2, 64, 28, 28}, w = {64, 64, 3, 3};
+    GraphBuilder fp32Fprop("fp32_fprop");
+    fp32Fprop.addTensor(1, "x", fb::DataType::FLOAT, x, layoutStrides(x, true))
+        .addTensor(2, "w", fb::DataType::FLOAT, w, layoutStrides(w, true))
+        .addTensor(3, "y", fb::DataType::FLOAT, x, layoutStrides(x, true))
+        .addConvFprop("conv", 1, 2, 3, {{1, 1}, {1, 1}, {1, 1}, {1, 1}});
+    const std::pair<GraphBuilder, ToleranceOp> cases[] = {{fpropGraph(), ToleranceOp::ConvolutionFwd},
+                                                          {wgradGraph(), ToleranceOp::ConvolutionWrw},
+                                                          {fp32Fprop, ToleranceOp::ConvolutionFwd}};
+    for (const auto& [builder, tolerance] : cases) {
+        const std::vector<uint8_t> bytes = builder.build();
+        const hipdnn_flatbuffers_sdk::GraphWrapper graph(bytes.data(), bytes.size());
+        std::map<int64_t, HostTensor> reference = makeHostTensors(graph);
+        std::map<int64_t, HostTensor> actual = reference;
+        ASSERT_NO_FATAL_FAILURE(runReference(bytes, reference));
+        PluginRun run;
+        run.intKnobs = {{"global.benchmarking", 1}};
+        ASSERT_NO_FATAL_FAILURE(runThroughPlugin(bytes, actual, run));
+        expectOutputsClose(graph, reference, actual, tolerance);
+    }
+}
+
+TEST(SmokeCudnnEngineConfigs, RepeatedExecutesReadTheCurrentInputs) {
+    SKIP_IF_NO_DEVICE();
+    const std::vector<uint8_t> bytes = fpropGraph().build();
+    const hipdnn_flatbuffers_sdk::GraphWrapper graph(bytes.data(), bytes.size());
+    std::map<int64_t, HostTensor> actual = makeHostTensors(graph);
+    // Different values for the last execute: a replay that ignored the current buffer contents
+    // (or did not run) would leave the first inputs' result or zeros.
+    std::map<int64_t, HostTensor> replayInputs = makeHostTensors(graph, {{1, {0.0, 2.0}}, {2, {-2.0, 0.0}}});
+    std::map<int64_t, HostTensor> reference = replayInputs;
+    ASSERT_NO_FATAL_FAILURE(runReference(bytes, reference));
+    PluginRun run;
+    run.replayInputs = &replayInputs;
     ASSERT_NO_FATAL_FAILURE(runThroughPlugin(bytes, actual, run));
     expectOutputsClose(graph, reference, actual, ToleranceOp::ConvolutionFwd);
 }

@@ -60,6 +60,21 @@ std::vector<EngineConfigCandidate> queryHeuristics(const CudnnDescriptor& operat
     return candidates;
 }
 
+std::vector<EngineConfigCandidate> enumerateEngines(const CudnnDescriptor& operationGraph) {
+    const auto count =
+        operationGraph.getScalar<int64_t>(CUDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, CUDNN_TYPE_INT64);
+    std::vector<EngineConfigCandidate> candidates;
+    for (int64_t index = 0; index < count; ++index) {
+        try {
+            candidates.push_back(describeCandidate(
+                std::make_shared<CudnnDescriptor>(makeEngineConfig(operationGraph, index, {}))));
+        } catch (const CudnnError&) {
+            // Most engines do not support a given graph; finalizing their ENGINE says so.
+        }
+    }
+    return candidates;
+}
+
 std::vector<KnobInfo> queryKnobInfos(const CudnnDescriptor& operationGraph, int64_t globalIndex) {
     CudnnDescriptor engine(CUDNN_BACKEND_ENGINE_DESCRIPTOR);
     engine.setDescriptor(CUDNN_ATTR_ENGINE_OPERATION_GRAPH, operationGraph);
@@ -102,6 +117,18 @@ CudnnDescriptor makeEngineConfig(const CudnnDescriptor& operationGraph, int64_t 
     }
     config.finalize("ENGINECFG engine " + std::to_string(globalIndex));
     return config;
+}
+
+CudnnDescriptor makeVariantPack(const std::vector<int64_t>& uids, const std::vector<void*>& pointers,
+                                void* workspace) {
+    CudnnDescriptor pack(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
+    pack.set(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, static_cast<int64_t>(uids.size()),
+             uids.data());
+    pack.set(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR,
+             static_cast<int64_t>(pointers.size()), pointers.data());
+    pack.set(CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &workspace);
+    pack.finalize("VARIANT_PACK");
+    return pack;
 }
 
 // The handle attribute is deprecated in cuDNN 9.19 but required by the cuDNN 9.14 the GPU

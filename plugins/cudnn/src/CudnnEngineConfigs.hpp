@@ -13,6 +13,8 @@ namespace hipdnn_cudnn_plugin {
 struct KnobChoice {
     int64_t type = 0;  // cudnnBackendKnobType_t
     int64_t value = 0;
+
+    auto operator<=>(const KnobChoice&) const = default;
 };
 
 /// One configuration returned by cuDNN's heuristics.
@@ -37,6 +39,10 @@ struct KnobInfo {
 std::vector<EngineConfigCandidate> queryHeuristics(const CudnnDescriptor& operationGraph,
                                                    cudnnBackendHeurMode_t mode);
 
+/// Every engine of cuDNN's global index range that supports the graph, with default knobs, in
+/// index order (heuristics may leave some out).
+std::vector<EngineConfigCandidate> enumerateEngines(const CudnnDescriptor& operationGraph);
+
 /// The tunable knobs of engine `globalIndex` for the operation graph.
 std::vector<KnobInfo> queryKnobInfos(const CudnnDescriptor& operationGraph, int64_t globalIndex);
 
@@ -44,6 +50,10 @@ std::vector<KnobInfo> queryKnobInfos(const CudnnDescriptor& operationGraph, int6
 /// refuses a value).
 CudnnDescriptor makeEngineConfig(const CudnnDescriptor& operationGraph, int64_t globalIndex,
                                  const std::vector<KnobChoice>& choices);
+
+/// A finalized VARIANT_PACK binding `pointers[i]` to tensor `uids[i]` (throws CudnnError).
+CudnnDescriptor makeVariantPack(const std::vector<int64_t>& uids, const std::vector<void*>& pointers,
+                                void* workspace);
 
 /// A finalized execution plan and what execute needs from it.
 class CudnnPlan {

@@ -2,7 +2,10 @@
 
 #include "CudnnHandle.hpp"
 
+#include <hipdnn_data_sdk/logging/CallbackLogger.hpp>
 #include <hipdnn_plugin_sdk/PluginError.hpp>
+
+#include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <cstring>
@@ -16,6 +19,16 @@ namespace {
 // Serialized form: magic, format version, the plan's tensor bindings and cuDNN's JSON.
 constexpr std::string_view kMagic = "HDNNCUDN";
 constexpr uint32_t kFormatVersion = 1;
+
+constexpr const char* kLogComponent = "cudnn";
+// Executes with the previous call's pointers before the plan is captured as a CUDA graph: a
+// caller that rebinds buffers every call never pays for a capture it cannot replay.
+constexpr int kRepeatsBeforeCapture = 1;
+
+bool isCapturing(cudaStream_t stream) {
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    return cudaStreamIsCapturing(stream, &status) != cudaSuccess || status != cudaStreamCaptureStatusNone;
+}
 
 class Writer {
 public:
@@ -112,21 +125,40 @@ void CudnnExecutionContext::execute(hipdnn_plugin_sdk::PluginHandleBase& handle,
     if (changed) {
         // A finalized variant pack is immutable, so new pointers need a new one.
         _variantPack.reset();
-        CudnnDescriptor pack(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
-        pack.set(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, static_cast<int64_t>(_uids.size()),
-                 _uids.data());
-        pack.set(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR,
-                 static_cast<int64_t>(_pointers.size()), _pointers.data());
-        pack.set(CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &workspace);
-        pack.finalize("VARIANT_PACK");
-        _variantPack = std::move(pack);
+        _variantPack = makeVariantPack(_uids, _pointers, workspace);
         _variantPackWorkspace = workspace;
+        _replay.reset();
+        _callsWithSamePointers = 0;
+    } else if (_callsWithSamePointers < kRepeatsBeforeCapture) {
+        ++_callsWithSamePointers;
+    }
+    cudaStream_t stream = nullptr;
+    checkCudnn(cudnnGetStream(cudnnHandle.cudnn(), &stream), "cudnnGetStream");
+    if (replayReady(cudnnHandle.cudnn(), stream)) {
+        _replay.launch(stream);
+        return;
     }
     const cudnnStatus_t status = cudnnBackendExecute(cudnnHandle.cudnn(), _plan->get(), _variantPack->get());
     if (status != CUDNN_STATUS_SUCCESS) {
         throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR,
                                              "cudnnBackendExecute failed: " + describeCudnnStatus(status));
     }
+}
+
+bool CudnnExecutionContext::replayReady(cudnnHandle_t cudnn, cudaStream_t stream) {
+    // A caller capturing its own CUDA graph records the plain execute instead.
+    if (_replayUnsupported || _callsWithSamePointers < kRepeatsBeforeCapture || isCapturing(stream)) {
+        return false;
+    }
+    if (!_replay.ready()) {
+        std::string failure;
+        if (!_replay.capture(cudnn, _plan->get(), _variantPack->get(), failure)) {
+            _replayUnsupported = true;
+            HIPDNN_SDK_LOG_INFO(kLogComponent, "plan executes without CUDA graph replay: " << failure);
+            return false;
+        }
+    }
+    return true;
 }
 
 std::vector<uint8_t> CudnnExecutionContext::serialize() const {

@@ -1,9 +1,11 @@
 // An execution context: one built cuDNN execution plan plus what execute needs to bind the
 // variant pack quickly. Everything costly (operation graph, heuristics, plan) happens when the
 // context is created; execute only fills the data pointers, reusing the previous call's
-// finalized variant pack when the pointers are the same.
+// finalized variant pack when the pointers are the same, and from the second call in a row with
+// the same pointers on replaying the execute as a CUDA graph (CudaGraphReplay).
 #pragma once
 
+#include "CudaGraphReplay.hpp"
 #include "CudnnEngineConfigs.hpp"
 #include "CudnnGraphSpec.hpp"
 
@@ -44,6 +46,9 @@ public:
                                                               std::span<const uint8_t> bytes);
 
 private:
+    /// True when this call can replay the captured graph (capturing it first if needed).
+    bool replayReady(cudnnHandle_t cudnn, cudaStream_t stream);
+
     std::shared_ptr<CudnnPlan> _plan;
     PlanBindings _bindings;
     std::shared_ptr<void> _keepAlive;
@@ -56,6 +61,10 @@ private:
     std::mutex _mutex;
     std::optional<CudnnDescriptor> _variantPack;
     void* _variantPackWorkspace = nullptr;
+
+    CudaGraphReplay _replay;
+    int _callsWithSamePointers = 0;
+    bool _replayUnsupported = false;  // a capture failed: this plan always executes directly
 };
 
 }  // namespace hipdnn_cudnn_plugin

@@ -2,6 +2,8 @@
 
 #include "EnumMapping.hpp"
 
+#include <hipdnn_plugin_sdk/KnobValidation.hpp>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -88,6 +90,7 @@ PlanRequest planRequestFrom(const hipdnn_flatbuffers_sdk::IEngineConfig& config,
     }
     request.allowTf32 = config.intKnob(kAllowTf32Knob).value_or(0) == 1;
     request.engineIndex = config.intKnob(kEngineIndexKnob);
+    request.benchmark = hipdnn_plugin_sdk::benchmarkingRequested(config);
     for (const std::string& id : config.knobIds()) {
         if (!std::string_view(id).starts_with(kCudnnKnobPrefix)) {
             continue;

@@ -38,6 +38,32 @@ std::optional<cudnnDataType_t> toCudnnDataType(fb::DataType type) {
     }
 }
 
+size_t cudnnStorageBytes(cudnnDataType_t type, size_t elements) {
+    switch (type) {
+        case CUDNN_DATA_DOUBLE:
+        case CUDNN_DATA_INT64:
+            return 8 * elements;
+        case CUDNN_DATA_FLOAT:
+        case CUDNN_DATA_INT32:
+            return 4 * elements;
+        case CUDNN_DATA_HALF:
+        case CUDNN_DATA_BFLOAT16:
+            return 2 * elements;
+        case CUDNN_DATA_INT8:
+        case CUDNN_DATA_UINT8:
+        case CUDNN_DATA_BOOLEAN:
+        case CUDNN_DATA_FP8_E4M3:
+        case CUDNN_DATA_FP8_E5M2:
+        case CUDNN_DATA_FP8_E8M0:
+            return elements;
+        case CUDNN_DATA_FP4_E2M1:
+        case CUDNN_DATA_INT4:
+            return (elements + 1) / 2;
+        default:
+            return 0;
+    }
+}
+
 std::optional<cudnnPointwiseMode_t> toCudnnPointwiseMode(fb::PointwiseMode mode) {
     using M = fb::PointwiseMode;
     switch (mode) {

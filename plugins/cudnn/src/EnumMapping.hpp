@@ -6,6 +6,7 @@
 
 #include <cudnn_graph.h>
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,10 @@ namespace fb = hipdnn_flatbuffers_sdk::data_objects;
 
 /// The cuDNN data type of a hipdnn data type, or nullopt when cuDNN has none.
 std::optional<cudnnDataType_t> toCudnnDataType(fb::DataType type);
+
+/// Bytes that `elements` values of a cuDNN data type occupy (4-bit types pack two per byte);
+/// 0 for types the plugin never creates.
+size_t cudnnStorageBytes(cudnnDataType_t type, size_t elements);
 
 /// The cuDNN pointwise mode of a hipdnn pointwise mode, or nullopt (UNSET).
 std::optional<cudnnPointwiseMode_t> toCudnnPointwiseMode(fb::PointwiseMode mode);

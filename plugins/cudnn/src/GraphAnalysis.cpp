@@ -2,10 +2,16 @@
 
 #include "EnumMapping.hpp"
 #include "GraphTranslator.hpp"
+#include "PlanBenchmark.hpp"
 
+#include <hipdnn_data_sdk/logging/CallbackLogger.hpp>
 #include <hipdnn_plugin_sdk/PluginError.hpp>
 
 #include <algorithm>
+#include <iterator>
+#include <set>
+#include <sstream>
+#include <utility>
 
 namespace hipdnn_cudnn_plugin {
 
@@ -14,6 +20,10 @@ namespace {
 // Building a plan can compile kernels (runtime fusion engines); trying every configuration of a
 // long heuristics list would make a decline very slow, so only the best few are tried.
 constexpr size_t kMaxPlanAttempts = 8;
+// global.benchmarking plans and times this many configurations at most: enough for every engine
+// of cuDNN 9's global index range, as PyTorch's cudnn.benchmark tries every algorithm.
+constexpr size_t kMaxBenchmarkedPlans = 64;
+constexpr const char* kLogComponent = "cudnn";
 
 std::vector<KnobChoice> mergeChoices(std::vector<KnobChoice> base, const std::vector<KnobChoice>& overrides) {
     for (const KnobChoice& override : overrides) {
@@ -62,6 +72,7 @@ std::string PlanRequest::key() const {
     text += deterministic ? "|det|" : "|any|";
     text += allowTf32 ? "tf32|" : "fp32|";
     text += engineIndex ? std::to_string(*engineIndex) : std::string("auto");
+    text += benchmark ? "|timed" : "";
     for (const KnobChoice& choice : knobOverrides) {
         text += '|';
         text += std::to_string(choice.type);
@@ -93,8 +104,21 @@ std::vector<EngineConfigCandidate> GraphAnalysis::candidates(cudnnBackendHeurMod
             _candidates.emplace(static_cast<int>(mode), queryHeuristics(_operationGraph->descriptor(), mode))
                 .first;
     }
+    return admitted(found->second, deterministic, allowTf32);
+}
+
+std::vector<EngineConfigCandidate> GraphAnalysis::allEngines(bool deterministic, bool allowTf32) {
+    std::lock_guard lock(_mutex);
+    if (!_allEngines) {
+        _allEngines = enumerateEngines(_operationGraph->descriptor());
+    }
+    return admitted(*_allEngines, deterministic, allowTf32);
+}
+
+std::vector<EngineConfigCandidate> GraphAnalysis::admitted(const std::vector<EngineConfigCandidate>& all,
+                                                           bool deterministic, bool allowTf32) const {
     std::vector<EngineConfigCandidate> selected;
-    for (const EngineConfigCandidate& candidate : found->second) {
+    for (const EngineConfigCandidate& candidate : all) {
         const bool precisionOk = allowTf32 || !_hasFloatMathOperands || !candidate.reducedPrecisionForFloat;
         if ((!deterministic || !candidate.nondeterministic) && precisionOk) {
             selected.push_back(candidate);
@@ -146,6 +170,11 @@ std::shared_ptr<CudnnPlan> GraphAnalysis::buildPlan(cudnnHandle_t handle, const 
             "fp32 matmul: cuDNN's matmul engines compute fp32 in TF32; set cudnn.allow_tf32=1 to "
             "accept TF32 [" +
             _spec.describeOperations() + "]");
+    }
+    if (request.benchmark && !request.engineIndex) {
+        if (std::shared_ptr<CudnnPlan> fastest = fastestPlan(handle, request)) {
+            return fastest;
+        }
     }
     std::string failures;
     if (std::shared_ptr<CudnnPlan> built = tryMode(handle, request, request.mode, failures)) {
@@ -205,19 +234,88 @@ std::shared_ptr<CudnnPlan> GraphAnalysis::tryMode(cudnnHandle_t handle, const Pl
     for (size_t i = 0; i < attempts; ++i) {
         const EngineConfigCandidate& candidate = options[i];
         try {
-            if (request.knobOverrides.empty()) {
-                return std::make_shared<CudnnPlan>(handle, *candidate.config);
-            }
-            const CudnnDescriptor config =
-                makeEngineConfig(_operationGraph->descriptor(), candidate.globalIndex,
-                                 mergeChoices(candidate.knobChoices, request.knobOverrides));
-            return std::make_shared<CudnnPlan>(handle, config);
+            return planFor(handle, candidate, request);
         } catch (const CudnnError& error) {
             fail("mode " + modeName + " engine " + std::to_string(candidate.globalIndex) + ": " +
                  error.what());
         }
     }
     return nullptr;
+}
+
+std::shared_ptr<CudnnPlan> GraphAnalysis::planFor(cudnnHandle_t handle,
+                                                  const EngineConfigCandidate& candidate,
+                                                  const PlanRequest& request) const {
+    if (request.knobOverrides.empty()) {
+        return std::make_shared<CudnnPlan>(handle, *candidate.config);
+    }
+    const CudnnDescriptor config =
+        makeEngineConfig(_operationGraph->descriptor(), candidate.globalIndex,
+                         mergeChoices(candidate.knobChoices, request.knobOverrides));
+    return std::make_shared<CudnnPlan>(handle, config);
+}
+
+std::shared_ptr<CudnnPlan> GraphAnalysis::fastestPlan(cudnnHandle_t handle, const PlanRequest& request) {
+    // Every heuristics mode (they propose different knob settings for the same engines), then the
+    // engines no mode ranked; an explicit mode keeps to its own list.
+    std::vector<cudnnBackendHeurMode_t> modes = {request.mode};
+    if (!request.modeExplicit) {
+        modes = {CUDNN_HEUR_MODE_A, CUDNN_HEUR_MODE_B, CUDNN_HEUR_MODE_FALLBACK};
+    }
+    std::vector<EngineConfigCandidate> options;
+    for (cudnnBackendHeurMode_t mode : modes) {
+        try {
+            const std::vector<EngineConfigCandidate> ranked =
+                candidates(mode, request.deterministic, request.allowTf32);
+            options.insert(options.end(), ranked.begin(), ranked.end());
+        } catch (const CudnnError&) {
+            // The plain path reports heuristics failures.
+        }
+    }
+    if (!request.modeExplicit) {
+        const std::vector<EngineConfigCandidate> unranked =
+            allEngines(request.deterministic, request.allowTf32);
+        options.insert(options.end(), unranked.begin(), unranked.end());
+    }
+    std::vector<std::shared_ptr<CudnnPlan>> plans;
+    std::vector<int64_t> engines;
+    std::set<std::pair<int64_t, std::vector<KnobChoice>>> seen;
+    for (const EngineConfigCandidate& candidate : options) {
+        if (plans.size() == kMaxBenchmarkedPlans) {
+            break;
+        }
+        if (!seen.emplace(candidate.globalIndex, candidate.knobChoices).second) {
+            continue;
+        }
+        try {
+            plans.push_back(planFor(handle, candidate, request));
+            engines.push_back(candidate.globalIndex);
+        } catch (const CudnnError&) {
+            // Not every configuration builds; the others are still timed.
+        }
+    }
+    if (plans.empty()) {
+        return nullptr;
+    }
+    std::vector<double> milliseconds;
+    try {
+        milliseconds = timePlans(handle, _spec, plans);
+    } catch (const hipdnn_plugin_sdk::PluginError& error) {
+        HIPDNN_SDK_LOG_WARN(
+            kLogComponent,
+            "global.benchmarking could not time the plans, keeping the best ranked: " << error.what());
+        return plans.front();
+    }
+    const size_t best = static_cast<size_t>(
+        std::distance(milliseconds.begin(), std::min_element(milliseconds.begin(), milliseconds.end())));
+    std::ostringstream timings;
+    for (size_t i = 0; i < plans.size(); ++i) {
+        timings << (i == 0 ? "" : ", ") << "engine " << engines[i] << " " << milliseconds[i] << " ms";
+    }
+    HIPDNN_SDK_LOG_INFO(kLogComponent, "global.benchmarking chose cuDNN engine " << engines[best] << " for ["
+                                                                                 << _spec.describeOperations()
+                                                                                 << "]: " << timings.str());
+    return plans[best];
 }
 
 }  // namespace hipdnn_cudnn_plugin

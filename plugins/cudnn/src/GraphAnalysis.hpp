@@ -30,6 +30,9 @@ struct PlanRequest {
     std::optional<int64_t> engineIndex;
     std::vector<KnobChoice> knobOverrides;
     bool deterministic = false;
+    /// global.benchmarking: time the ranked configurations and keep the fastest (ignored when an
+    /// engine index is chosen).
+    bool benchmark = false;
 
     std::string key() const;
 };
@@ -48,6 +51,8 @@ public:
     /// TF32 is allowed, to full-precision engines for fp32 convolution/matmul operands.
     std::vector<EngineConfigCandidate> candidates(cudnnBackendHeurMode_t mode, bool deterministic,
                                                   bool allowTf32);
+    /// Every engine that supports the graph (enumerateEngines, cached), filtered as candidates().
+    std::vector<EngineConfigCandidate> allEngines(bool deterministic, bool allowTf32);
     /// The knobs of engine `globalIndex` (cached).
     std::vector<KnobInfo> knobInfos(int64_t globalIndex);
 
@@ -56,9 +61,18 @@ public:
     std::shared_ptr<CudnnPlan> plan(cudnnHandle_t handle, const PlanRequest& request);
 
 private:
+    /// The configurations of `all` that `deterministic` and `allowTf32` admit.
+    std::vector<EngineConfigCandidate> admitted(const std::vector<EngineConfigCandidate>& all,
+                                                bool deterministic, bool allowTf32) const;
     std::shared_ptr<CudnnPlan> buildPlan(cudnnHandle_t handle, const PlanRequest& request);
     std::shared_ptr<CudnnPlan> tryMode(cudnnHandle_t handle, const PlanRequest& request,
                                        cudnnBackendHeurMode_t mode, std::string& failures);
+    /// The fastest of the first configurations the request's heuristics rank (null when none
+    /// can be planned).
+    std::shared_ptr<CudnnPlan> fastestPlan(cudnnHandle_t handle, const PlanRequest& request);
+    /// The plan of one ranked configuration with the request's knob overrides (throws CudnnError).
+    std::shared_ptr<CudnnPlan> planFor(cudnnHandle_t handle, const EngineConfigCandidate& candidate,
+                                       const PlanRequest& request) const;
 
     std::mutex _mutex;
     CudnnGraphSpec _spec;
@@ -67,6 +81,7 @@ private:
     bool _hasFloatMathOperands = false;
     bool _hasFloatMatmulOperands = false;
     std::map<int, std::vector<EngineConfigCandidate>> _candidates;
+    std::optional<std::vector<EngineConfigCandidate>> _allEngines;
     std::map<int64_t, std::vector<KnobInfo>> _knobInfos;
     std::map<std::string, std::shared_ptr<CudnnPlan>> _plans;
     std::map<std::string, std::string> _planFailures;

@@ -21,6 +21,18 @@ TEST(CudnnEnumMapping, DataTypes) {
     EXPECT_EQ(toCudnnDataType(fb::DataType::FP8_E4M3_FNUZ), std::nullopt);
 }
 
+TEST(CudnnEnumMapping, ElementSizesOfEveryMappedDataType) {
+    for (fb::DataType type : fb::EnumValuesDataType()) {
+        if (const auto cudnnType = toCudnnDataType(type)) {
+            EXPECT_GT(cudnnStorageBytes(*cudnnType, 1), 0U) << fb::EnumNameDataType(type);
+        }
+    }
+    EXPECT_EQ(cudnnStorageBytes(CUDNN_DATA_FLOAT, 3), 12U);
+    EXPECT_EQ(cudnnStorageBytes(CUDNN_DATA_BFLOAT16, 3), 6U);
+    EXPECT_EQ(cudnnStorageBytes(CUDNN_DATA_INT64, 3), 24U);
+    EXPECT_EQ(cudnnStorageBytes(CUDNN_DATA_FP4_E2M1, 3), 2U);
+}
+
 TEST(CudnnEnumMapping, EveryPointwiseModeButUnsetMaps) {
     for (int mode = static_cast<int>(fb::PointwiseMode::MIN);
          mode <= static_cast<int>(fb::PointwiseMode::MAX); ++mode) {

@@ -1,0 +1,137 @@
+#include "PlanBenchmark.hpp"
+
+#include "CudnnExecutionContext.hpp"
+#include "EnumMapping.hpp"
+
+#include <hipdnn_plugin_sdk/PluginError.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+namespace hipdnn_cudnn_plugin {
+
+namespace {
+
+constexpr int kTimedBatches = 3;
+constexpr int kExecutesPerBatch = 5;
+
+void checkCuda(cudaError_t error, const std::string& call) {
+    if (error != cudaSuccess) {
+        cudaGetLastError();
+        throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR,
+                                             "global.benchmarking: " + call +
+                                                 " failed: " + cudaGetErrorName(error) + " (" +
+                                                 cudaGetErrorString(error) + ")");
+    }
+}
+
+/// Device memory owned for the duration of the timing.
+class ScratchBuffer {
+public:
+    explicit ScratchBuffer(size_t bytes) {
+        if (bytes > 0) {
+            checkCuda(cudaMalloc(&_data, bytes), "cudaMalloc(" + std::to_string(bytes) + " bytes)");
+            // A small nonzero pattern: every float, half and bfloat16 it makes is finite.
+            checkCuda(cudaMemset(_data, 0x3c, bytes), "cudaMemset");
+        }
+    }
+    ~ScratchBuffer() {
+        if (_data != nullptr) {
+            cudaFree(_data);
+        }
+    }
+    ScratchBuffer(const ScratchBuffer&) = delete;
+    ScratchBuffer& operator=(const ScratchBuffer&) = delete;
+    void* data() const { return _data; }
+
+private:
+    void* _data = nullptr;
+};
+
+class Event {
+public:
+    Event() { checkCuda(cudaEventCreate(&_event), "cudaEventCreate"); }
+    ~Event() { cudaEventDestroy(_event); }
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+    cudaEvent_t get() const { return _event; }
+
+private:
+    cudaEvent_t _event = nullptr;
+};
+
+size_t storageElements(const TensorSpec& tensor) {
+    size_t last = 0;
+    for (size_t i = 0; i < tensor.dims.size(); ++i) {
+        if (tensor.dims[i] == 0) {
+            return 0;
+        }
+        last += static_cast<size_t>((tensor.dims[i] - 1) * tensor.strides[i]);
+    }
+    return last + 1;
+}
+
+}  // namespace
+
+std::vector<double> timePlans(cudnnHandle_t cudnn, const CudnnGraphSpec& spec,
+                              const std::vector<std::shared_ptr<CudnnPlan>>& plans) {
+    const PlanBindings bindings = PlanBindings::fromSpec(spec);
+    std::vector<std::unique_ptr<ScratchBuffer>> tensors;
+    std::vector<int64_t> uids;
+    std::vector<void*> pointers;
+    for (int64_t uid : bindings.deviceUids) {
+        const TensorSpec& tensor = spec.tensors.at(uid);
+        tensors.push_back(
+            std::make_unique<ScratchBuffer>(cudnnStorageBytes(tensor.dataType, storageElements(tensor))));
+        uids.push_back(uid);
+        pointers.push_back(tensors.back()->data());
+    }
+    std::vector<float> scalars;
+    scalars.reserve(bindings.scalars.size());
+    for (const auto& [uid, value] : bindings.scalars) {
+        uids.push_back(uid);
+        scalars.push_back(value);
+        pointers.push_back(&scalars.back());
+    }
+    int64_t workspaceBytes = 0;
+    for (const auto& plan : plans) {
+        workspaceBytes = std::max(workspaceBytes, plan->workspaceSize());
+    }
+    const ScratchBuffer workspace(static_cast<size_t>(workspaceBytes));
+    const CudnnDescriptor pack = makeVariantPack(uids, pointers, workspace.data());
+
+    cudaStream_t stream = nullptr;
+    checkCudnn(cudnnGetStream(cudnn, &stream), "cudnnGetStream");
+    const Event start;
+    const Event stop;
+    std::vector<double> milliseconds;
+    for (const auto& plan : plans) {
+        if (cudnnBackendExecute(cudnn, plan->get(), pack.get()) != CUDNN_STATUS_SUCCESS) {
+            milliseconds.push_back(std::numeric_limits<double>::infinity());
+            continue;
+        }
+        // Batches, not single executes: a short kernel's time would be mostly launch latency.
+        std::vector<float> batches;
+        for (int batch = 0; batch < kTimedBatches; ++batch) {
+            checkCuda(cudaEventRecord(start.get(), stream), "cudaEventRecord");
+            cudnnStatus_t status = CUDNN_STATUS_SUCCESS;
+            for (int run = 0; run < kExecutesPerBatch && status == CUDNN_STATUS_SUCCESS; ++run) {
+                status = cudnnBackendExecute(cudnn, plan->get(), pack.get());
+            }
+            checkCuda(cudaEventRecord(stop.get(), stream), "cudaEventRecord");
+            checkCuda(cudaEventSynchronize(stop.get()), "cudaEventSynchronize");
+            float elapsed = 0;
+            checkCuda(cudaEventElapsedTime(&elapsed, start.get(), stop.get()), "cudaEventElapsedTime");
+            batches.push_back(status == CUDNN_STATUS_SUCCESS ? elapsed / kExecutesPerBatch
+                                                             : std::numeric_limits<float>::infinity());
+        }
+        std::nth_element(batches.begin(), batches.begin() + kTimedBatches / 2, batches.end());
+        milliseconds.push_back(batches[kTimedBatches / 2]);
+    }
+    return milliseconds;
+}
+
+}  // namespace hipdnn_cudnn_plugin

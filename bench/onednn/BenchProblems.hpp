@@ -10,9 +10,11 @@
 #include <cstdio>
 #include <functional>
 #include <new>
+#include <optional>
 #include <random>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace onednn_bench {
@@ -120,9 +122,11 @@ inline void printLine(const std::string& problem, const std::string& implementat
 }
 
 /// One problem set up on oneDNN directly: user buffers in the plain layouts above, primitives
-/// created once. run() does what a hipdnn execute does: reorder the user's weights into the
-/// primitive's layout, then run the convolution. runComputeOnly() skips the weight reorder (what a
-/// framework that caches reordered weights would time).
+/// created once, with ONEDNN_ENGINE's layout rule: when oneDNN's AVX2 direct kernel ("jit:avx2")
+/// would read NHWC, the blocked activation layout with reorders of x and y is used instead.
+/// run() does what a hipdnn execute does: reorder the user's weights (and x) into the
+/// primitive's layout, run the convolution, reorder y back. runComputeOnly() runs the
+/// convolution alone (what a framework caching reordered weights would time).
 class DirectConv {
 public:
     DirectConv(const dnnl::engine& engine, const ConvProblem& p, const float* x, const float* w,
@@ -131,10 +135,9 @@ public:
         using md = dnnl::memory::desc;
         using tag = dnnl::memory::format_tag;
         const auto f32 = dnnl::memory::data_type::f32;
-        const md xDesc({p.n, p.c, p.h, p.w}, f32, tag::nhwc);
-        const md yDesc({p.n, p.k, p.outH(), p.outW()}, f32, tag::nhwc);
+        const md xUser({p.n, p.c, p.h, p.w}, f32, tag::nhwc);
+        const md yUser({p.n, p.k, p.outH(), p.outW()}, f32, tag::nhwc);
         const md wUser({p.k, p.c, p.r, p.r}, f32, tag::ohwi);
-        const md wAny({p.k, p.c, p.r, p.r}, f32, tag::any);
         const md bDesc({p.k}, f32, tag::a);
         dnnl::primitive_attr attr;
         attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
@@ -144,34 +147,54 @@ public:
             attr.set_post_ops(ops);
         }
         const dnnl::memory::dims strides{p.stride, p.stride}, pads{p.pad(), p.pad()};
-        const auto desc = p.biasRelu
-                              ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                                dnnl::algorithm::convolution_direct, xDesc,
-                                                                wAny, bDesc, yDesc, strides, pads, pads)
-                              : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                                dnnl::algorithm::convolution_direct, xDesc,
-                                                                wAny, yDesc, strides, pads, pads);
-        const dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
+        const auto makePd = [&](const md& src, const md& dst) {
+            const md wAny({p.k, p.c, p.r, p.r}, f32, tag::any);
+            const auto desc = p.biasRelu
+                                  ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                                    dnnl::algorithm::convolution_direct, src,
+                                                                    wAny, bDesc, dst, strides, pads, pads)
+                                  : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                                    dnnl::algorithm::convolution_direct, src,
+                                                                    wAny, dst, strides, pads, pads);
+            return dnnl::convolution_forward::primitive_desc(desc, attr, engine);
+        };
+        auto pd = makePd(xUser, yUser);
+        if (std::string(pd.impl_info_str()) == "jit:avx2") {
+            pd = makePd(md(xUser.dims(), f32, tag::any), md(yUser.dims(), f32, tag::any));
+        }
         implementation = pd.impl_info_str();
         _scratchpad.resize(pd.scratchpad_desc().get_size() / sizeof(float) + 1);
-        _weights.resize(pd.weights_desc().get_size() / sizeof(float) + 1);
-        const dnnl::memory wUserMem(wUser, engine, const_cast<float*>(w));
-        const dnnl::memory wPrim(pd.weights_desc(), engine, _weights.data());
-        _reorder = dnnl::reorder(wUserMem, wPrim);
-        _reorderArgs = {{DNNL_ARG_FROM, wUserMem}, {DNNL_ARG_TO, wPrim}};
-        _conv = dnnl::convolution_forward(pd);
-        _convArgs = {{DNNL_ARG_SRC, dnnl::memory(xDesc, engine, const_cast<float*>(x))},
-                     {DNNL_ARG_WEIGHTS, wPrim},
-                     {DNNL_ARG_DST, dnnl::memory(yDesc, engine, y)},
+        const dnnl::memory xMem = bind(engine, xUser, pd.src_desc(), const_cast<float*>(x), _x, _reorders);
+        const dnnl::memory wMem =
+            bind(engine, wUser, pd.weights_desc(), const_cast<float*>(w), _weights, _reorders);
+        _convArgs = {{DNNL_ARG_SRC, xMem},
+                     {DNNL_ARG_WEIGHTS, wMem},
                      {DNNL_ARG_SCRATCHPAD, dnnl::memory(pd.scratchpad_desc(), engine, _scratchpad.data())}};
         if (p.biasRelu) {
             _convArgs[DNNL_ARG_BIAS] = dnnl::memory(bDesc, engine, const_cast<float*>(bias));
         }
+        const dnnl::memory yUserMem(yUser, engine, y);
+        if (pd.dst_desc() == yUser) {
+            _convArgs[DNNL_ARG_DST] = yUserMem;
+        } else {
+            _y.resize(pd.dst_desc().get_size() / sizeof(float) + 1);
+            const dnnl::memory yMem(pd.dst_desc(), engine, _y.data());
+            _convArgs[DNNL_ARG_DST] = yMem;
+            _outputReorder = {dnnl::reorder(yMem, yUserMem),
+                              {{DNNL_ARG_FROM, yMem}, {DNNL_ARG_TO, yUserMem}}};
+        }
+        _conv = dnnl::convolution_forward(pd);
     }
 
     void run() {
-        _reorder.execute(_stream, _reorderArgs);
-        runComputeOnly();
+        for (auto& [reorder, args] : _reorders) {
+            reorder.execute(_stream, args);
+        }
+        _conv.execute(_stream, _convArgs);
+        if (_outputReorder) {
+            _outputReorder->first.execute(_stream, _outputReorder->second);
+        }
+        _stream.wait();
     }
 
     void runComputeOnly() {
@@ -182,10 +205,30 @@ public:
     std::string implementation;
 
 private:
+    using Args = std::unordered_map<int, dnnl::memory>;
+
+    /// The memory the primitive reads for a user buffer: the buffer itself when the layouts
+    /// agree, else `storage` filled by a reorder appended to `reorders`.
+    static dnnl::memory bind(const dnnl::engine& engine, const dnnl::memory::desc& user,
+                             const dnnl::memory::desc& wanted, float* data, Floats& storage,
+                             std::vector<std::pair<dnnl::primitive, Args>>& reorders) {
+        const dnnl::memory userMem(user, engine, data);
+        if (wanted == user) {
+            return userMem;
+        }
+        storage.resize(wanted.get_size() / sizeof(float) + 1);
+        const dnnl::memory wantedMem(wanted, engine, storage.data());
+        reorders.emplace_back(dnnl::reorder(userMem, wantedMem),
+                              Args{{DNNL_ARG_FROM, userMem}, {DNNL_ARG_TO, wantedMem}});
+        return wantedMem;
+    }
+
     dnnl::stream _stream;
-    Floats _scratchpad, _weights;
-    dnnl::primitive _reorder, _conv;
-    std::unordered_map<int, dnnl::memory> _reorderArgs, _convArgs;
+    Floats _scratchpad, _weights, _x, _y;
+    std::vector<std::pair<dnnl::primitive, Args>> _reorders;
+    std::optional<std::pair<dnnl::primitive, Args>> _outputReorder;
+    dnnl::primitive _conv;
+    Args _convArgs;
 };
 
 class DirectMatmul {

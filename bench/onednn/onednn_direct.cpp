@@ -1,7 +1,7 @@
 // oneDNN called directly (no hipdnn stack) on the benchmark problems: ResNet-50 conv layers at
 // N=4, plain and fused with bias + ReLU, and matmuls, fp32 NHWC. One line per problem and variant:
-//   onednn_direct          weight reorder + convolution (the work a hipdnn execute does)
-//   onednn_direct_cached   convolution only, weights already in oneDNN's layout
+//   onednn_direct          reorders + convolution (the work a hipdnn execute does)
+//   onednn_direct_cached   convolution only, its inputs already in oneDNN's layouts
 // Usage: onednn_direct [runs=30] [warmup=5]
 #include "BenchProblems.hpp"
 

@@ -6,6 +6,7 @@
 #include <hipdnn_data_sdk/utilities/Tensor.hpp>
 #include <hipdnn_flatbuffers_sdk/Builders.hpp>
 #include <hipdnn_test_sdk/AllClose.hpp>
+#include <hipdnn_test_sdk/BackendRun.hpp>
 #include <hipdnn_test_sdk/DeviceTensor.hpp>
 #include <hipdnn_test_sdk/ElementAccess.hpp>
 #include <hipdnn_test_sdk/Seed.hpp>
@@ -69,75 +70,7 @@ std::map<int64_t, HostTensor> makeHostTensors(const hipdnn_flatbuffers_sdk::Grap
     return tensors;
 }
 
-namespace {
-
-std::string lastBackendError(const std::string& call) {
-    char message[HIPDNN_ERROR_STRING_MAX_LENGTH] = {};
-    hipdnnGetLastErrorString(message, sizeof(message));
-    return call + " failed: " + message;
-}
-
-void check(hipdnnStatus_t status, const std::string& call) {
-    if (status != HIPDNN_STATUS_SUCCESS) {
-        throw std::runtime_error(lastBackendError(call));
-    }
-}
-
-struct Descriptor {
-    explicit Descriptor(hipdnnBackendDescriptorType_t type) {
-        check(hipdnnBackendCreateDescriptor(type, &handle), "hipdnnBackendCreateDescriptor");
-    }
-    Descriptor() = default;
-    ~Descriptor() {
-        if (handle != nullptr) {
-            hipdnnBackendDestroyDescriptor(handle);
-        }
-    }
-    Descriptor(const Descriptor&) = delete;
-    Descriptor& operator=(const Descriptor&) = delete;
-    hipdnnBackendDescriptor_t handle = nullptr;
-};
-
-// A finalized operation graph and heuristics for a graph on a handle.
-struct Planned {
-    Descriptor operationGraph;
-    Descriptor heuristics{HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR};
-    int64_t resultCount = 0;
-
-    Planned(hipdnnHandle_t handle, const std::vector<uint8_t>& graph) {
-        check(hipdnnBackendCreateAndDeserializeGraph_ext(&operationGraph.handle, graph.data(), graph.size()),
-              "hipdnnBackendCreateAndDeserializeGraph_ext");
-        check(hipdnnBackendSetAttribute(operationGraph.handle, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE,
-                                        HIPDNN_TYPE_HANDLE, 1, &handle),
-              "set OPERATIONGRAPH_HANDLE");
-        check(hipdnnBackendFinalize(operationGraph.handle), "finalize OPERATIONGRAPH");
-        check(hipdnnBackendSetAttribute(heuristics.handle, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH,
-                                        HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &operationGraph.handle),
-              "set ENGINEHEUR_OPERATION_GRAPH");
-        const hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK;
-        check(hipdnnBackendSetAttribute(heuristics.handle, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE,
-                                        1, &mode),
-              "set ENGINEHEUR_MODE");
-        check(hipdnnBackendFinalize(heuristics.handle), "finalize ENGINEHEUR");
-        check(hipdnnBackendGetAttribute(heuristics.handle, HIPDNN_ATTR_ENGINEHEUR_RESULTS,
-                                        HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &resultCount, nullptr),
-              "get ENGINEHEUR_RESULTS count");
-    }
-
-    std::string declined() const {
-        int64_t length = 0;
-        check(hipdnnBackendGetAttribute(heuristics.handle, HIPDNN_ATTR_ENGINEHEUR_DECLINED_EXT,
-                                        HIPDNN_TYPE_CHAR, 0, &length, nullptr),
-              "get ENGINEHEUR_DECLINED_EXT length");
-        std::string text(static_cast<size_t>(length), '\0');
-        check(hipdnnBackendGetAttribute(heuristics.handle, HIPDNN_ATTR_ENGINEHEUR_DECLINED_EXT,
-                                        HIPDNN_TYPE_CHAR, length, &length, text.data()),
-              "get ENGINEHEUR_DECLINED_EXT");
-        return text.substr(0, text.find('\0'));
-    }
-};
-
-}  // namespace
+using hipdnn_test_sdk::checkBackend;
 
 Backend& Backend::instance() {
     static Backend backend;
@@ -147,79 +80,38 @@ Backend& Backend::instance() {
 Backend::Backend() {
     // Only the two plugin files built with these tests: nothing else in the build tree loads.
     const char* paths[] = {HIPDNN_CUDNN_PLUGIN_PATH, HIPDNN_CPU_REFERENCE_PLUGIN_PATH};
-    check(hipdnnSetEnginePluginPaths_ext(2, paths, HIPDNN_PLUGIN_LOADING_ABSOLUTE),
-          "hipdnnSetEnginePluginPaths_ext");
-    check(hipdnnCreateForDevice_ext(&_gpu, HIPDNN_DEVICE_TYPE_GPU_EXT, 0),
-          "hipdnnCreateForDevice_ext(GPU, 0)");
-    check(hipdnnCreateForDevice_ext(&_cpu, HIPDNN_DEVICE_TYPE_CPU_EXT, 0), "hipdnnCreateForDevice_ext(CPU)");
+    checkBackend(hipdnnSetEnginePluginPaths_ext(2, paths, HIPDNN_PLUGIN_LOADING_ABSOLUTE),
+                 "hipdnnSetEnginePluginPaths_ext");
+    checkBackend(hipdnnCreateForDevice_ext(&_gpu, HIPDNN_DEVICE_TYPE_GPU_EXT, 0),
+                 "hipdnnCreateForDevice_ext(GPU, 0)");
+    checkBackend(hipdnnCreateForDevice_ext(&_cpu, HIPDNN_DEVICE_TYPE_CPU_EXT, 0),
+                 "hipdnnCreateForDevice_ext(CPU)");
 }
 
 std::string Backend::run(hipdnnHandle_t handle, const std::vector<uint8_t>& graph,
-                         const std::map<int64_t, void*>& pointers, std::optional<int64_t> engineId,
-                         bool onDevice) {
-    try {
-        const Planned planned(handle, graph);
-        if (planned.resultCount == 0) {
-            return "no engine accepted the graph; declined:\n" + planned.declined();
-        }
-        (void)engineId;  // the preferred engine travels in the graph (GraphBuilder::setPreferredEngineId)
-        Descriptor config(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR);
-        int64_t filled = 0;
-        check(hipdnnBackendGetAttribute(planned.heuristics.handle, HIPDNN_ATTR_ENGINEHEUR_RESULTS,
-                                        HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &filled, &config.handle),
-              "get ENGINEHEUR_RESULTS");
-        check(hipdnnBackendFinalize(config.handle), "finalize ENGINECFG");
-        Descriptor plan(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
-        check(hipdnnBackendSetAttribute(plan.handle, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG,
-                                        HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &config.handle),
-              "set EXECUTION_PLAN_ENGINE_CONFIG");
-        check(hipdnnBackendFinalize(plan.handle), "finalize EXECUTION_PLAN");
-        int64_t workspaceSize = 0;
-        check(hipdnnBackendGetAttribute(plan.handle, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE,
-                                        HIPDNN_TYPE_INT64, 1, &filled, &workspaceSize),
-              "get EXECUTION_PLAN_WORKSPACE_SIZE");
-        std::vector<std::byte> hostWorkspace;
-        std::unique_ptr<DeviceBuffer> deviceWorkspace;
-        void* workspace = nullptr;
-        if (workspaceSize > 0) {
+                         const std::map<int64_t, void*>& pointers, bool onDevice) {
+    std::vector<std::byte> hostWorkspace;
+    std::unique_ptr<DeviceBuffer> deviceWorkspace;
+    const std::string error =
+        hipdnn_test_sdk::runThroughBackend(handle, graph, pointers, [&](size_t bytes) -> void* {
             if (onDevice) {
-                deviceWorkspace = std::make_unique<DeviceBuffer>(static_cast<size_t>(workspaceSize));
-                workspace = deviceWorkspace->data();
-            } else {
-                hostWorkspace.resize(static_cast<size_t>(workspaceSize));
-                workspace = hostWorkspace.data();
+                deviceWorkspace = std::make_unique<DeviceBuffer>(bytes);
+                return deviceWorkspace->data();
             }
+            hostWorkspace.resize(bytes);
+            return hostWorkspace.data();
+        });
+    if (error.empty() && onDevice) {
+        if (const cudaError_t status = cudaDeviceSynchronize(); status != cudaSuccess) {
+            return std::string("cudaDeviceSynchronize failed: ") + cudaGetErrorName(status);
         }
-        std::vector<int64_t> uids;
-        std::vector<void*> data;
-        for (const auto& [uid, pointer] : pointers) {
-            uids.push_back(uid);
-            data.push_back(pointer);
-        }
-        Descriptor pack(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
-        check(hipdnnBackendSetAttribute(pack.handle, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64,
-                                        static_cast<int64_t>(uids.size()), uids.data()),
-              "set VARIANT_PACK_UNIQUE_IDS");
-        check(hipdnnBackendSetAttribute(pack.handle, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS,
-                                        HIPDNN_TYPE_VOID_PTR, static_cast<int64_t>(data.size()), data.data()),
-              "set VARIANT_PACK_DATA_POINTERS");
-        check(hipdnnBackendSetAttribute(pack.handle, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR,
-                                        1, &workspace),
-              "set VARIANT_PACK_WORKSPACE");
-        check(hipdnnBackendFinalize(pack.handle), "finalize VARIANT_PACK");
-        check(hipdnnBackendExecute(handle, plan.handle, pack.handle), "hipdnnBackendExecute");
-        if (onDevice) {
-            hipdnn_test_sdk::checkCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-        }
-    } catch (const std::exception& error) {
-        return error.what();
     }
-    return {};
+    return error;
 }
 
 std::pair<std::vector<int64_t>, std::string> Backend::gpuHeuristics(const std::vector<uint8_t>& graph) {
-    const Planned planned(_gpu, graph);
-    return {std::vector<int64_t>(static_cast<size_t>(planned.resultCount)), planned.declined()};
+    const hipdnn_test_sdk::BackendHeuristics planned(_gpu, graph);
+    return {std::vector<int64_t>(static_cast<size_t>(planned.resultCount())), planned.declined()};
 }
 
 void runReference(const std::vector<uint8_t>& graph, std::map<int64_t, HostTensor>& tensors) {
@@ -227,8 +119,7 @@ void runReference(const std::vector<uint8_t>& graph, std::map<int64_t, HostTenso
     for (auto& [uid, tensor] : tensors) {
         pointers[uid] = tensor.bytes.data();
     }
-    const std::string error =
-        Backend::instance().run(Backend::instance().cpu(), graph, pointers, std::nullopt, false);
+    const std::string error = Backend::instance().run(Backend::instance().cpu(), graph, pointers, false);
     ASSERT_EQ(error, "") << "CPU reference run failed";
 }
 
@@ -278,8 +169,7 @@ void expectMatchesReference(const GraphBuilder& builder, hipdnn_test_sdk::Tolera
         }
         pointers[uid] = buffer.data();
     }
-    const std::string error =
-        Backend::instance().run(Backend::instance().gpu(), bytes, pointers, options.engineId, true);
+    const std::string error = Backend::instance().run(Backend::instance().gpu(), bytes, pointers, true);
     if (options.mayBeDeclined && error.starts_with("no engine accepted the graph")) {
         EXPECT_NE(error.find("CUDNN_ENGINE\tcudnn\tcuDNN heuristics mode A returned no"), std::string::npos)
             << error;

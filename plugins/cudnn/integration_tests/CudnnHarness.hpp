@@ -58,11 +58,11 @@ public:
     hipdnnHandle_t gpu() const { return _gpu; }
     hipdnnHandle_t cpu() const { return _cpu; }
 
-    /// Plans the graph on `handle` (engine `engineId` or the first ranked) and executes it on
-    /// `pointers` (uid -> buffer on the handle's device). Returns "" or the failing call and the
-    /// backend's last error. GPU runs are synchronised before returning.
+    /// Plans the graph on `handle` (the first ranked engine: a preferred engine travels in the
+    /// graph) and executes it on `pointers` (uid -> buffer on the handle's device). Returns "" or
+    /// the failing call and the backend's last error. GPU runs are synchronised before returning.
     std::string run(hipdnnHandle_t handle, const std::vector<uint8_t>& graph,
-                    const std::map<int64_t, void*>& pointers, std::optional<int64_t> engineId, bool onDevice);
+                    const std::map<int64_t, void*>& pointers, bool onDevice);
 
     /// The engines the heuristics rank for the graph on the GPU handle, and the declined engines'
     /// reasons ("<engine>\t<plugin>\t<reason>\n" lines).

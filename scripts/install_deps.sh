@@ -8,7 +8,7 @@ packages=(
     flatbuffers-compiler libflatbuffers-dev
     libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev
     libgtest-dev libgmock-dev libbenchmark-dev
-    libdnnl-dev
+    libdnnl-dev ocl-icd-opencl-dev
 )
 # Optional extras: clang for the libFuzzer target, python3-torch for golden data and the
 # PyTorch side of the benchmarks.
@@ -26,7 +26,10 @@ done
 
 echo "Installing missing packages: ${missing[*]}"
 sudo_cmd=()
-[[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
+if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || { echo "install_deps.sh: run as root (sudo is not installed)" >&2; exit 1; }
+    sudo_cmd=(sudo)
+fi
 export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -qq
 "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -159,10 +159,15 @@ struct EngineRegistrar {
 // a name may be included by any number of translation units: the library initialises it once.
 // A duplicate or colliding name throws std::logic_error during static initialisation, which
 // stops the program (or fails the dlopen of the plugin) with the message.
-#define HIPDNN_DETAIL_REGISTER_ENGINE_NAMED(NAME, STRING)                                      \
-    inline constexpr const char* NAME##_NAME = STRING;                                         \
-    inline constexpr int64_t NAME##_ID = ::hipdnn_data_sdk::utilities::engineNameToId(STRING); \
-    inline const ::hipdnn_data_sdk::utilities::EngineRegistrar NAME##_REGISTRAR{STRING};
+//
+// The variables are [[maybe_unused]]: in an anonymous namespace they have internal linkage, and
+// a plugin that uses only NAME_ID (or neither) must still build with -Wall -Wextra -Werror
+// (clang's -Wunused-const-variable).
+#define HIPDNN_DETAIL_REGISTER_ENGINE_NAMED(NAME, STRING)               \
+    [[maybe_unused]] inline constexpr const char* NAME##_NAME = STRING; \
+    [[maybe_unused]] inline constexpr int64_t NAME##_ID =               \
+        ::hipdnn_data_sdk::utilities::engineNameToId(STRING);           \
+    [[maybe_unused]] inline const ::hipdnn_data_sdk::utilities::EngineRegistrar NAME##_REGISTRAR{STRING};
 #define HIPDNN_DETAIL_REGISTER_ENGINE_UNNAMED(NAME) HIPDNN_DETAIL_REGISTER_ENGINE_NAMED(NAME, #NAME)
 #define HIPDNN_DETAIL_PICK_THIRD(FIRST, SECOND, THIRD, ...) THIRD
 #define HIPDNN_REGISTER_ENGINE(...)                                            \

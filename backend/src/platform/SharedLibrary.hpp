@@ -9,7 +9,8 @@ namespace hipdnn_backend::platform {
 class SharedLibrary {
 public:
     // RTLD_NOW | RTLD_LOCAL: every dependency resolves at load time and the library's symbols
-    // stay private to it. Throws std::runtime_error carrying dlerror() on failure.
+    // stay private to it. The file is checked first to be a complete ELF shared object for this
+    // machine (see ElfImage.hpp). Throws std::runtime_error carrying the problem or dlerror().
     explicit SharedLibrary(const std::filesystem::path& path);
     ~SharedLibrary();
     SharedLibrary(const SharedLibrary&) = delete;

@@ -165,7 +165,11 @@ typedef enum {
 typedef void (*hipdnnUserLogCallback_t)(void* user_handle, hipdnnSeverity_t severity, const char* message);
 
 /// Adds, updates (same callback and user_handle) or removes (min_level == HIPDNN_SEV_OFF) a
-/// user log callback. Messages still pass the global level first.
+/// user log callback. Messages still pass the global level first. ASYNC callbacks run on one
+/// backend thread, in order. An update or a removal returns only when the previous registration
+/// will never be called again — its queued ASYNC messages are dropped and a call in progress on
+/// another thread has returned — so user_handle may be freed right after a removal. A callback
+/// may add, update or remove callbacks (itself included) from inside a call.
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetUserLogCallback_ext(hipdnnUserLogCallback_t callback,
                                                                   hipdnnSeverity_t min_level,
                                                                   hipdnnLogCallbackMode_t mode,

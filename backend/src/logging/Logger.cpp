@@ -20,16 +20,93 @@ namespace hipdnn_backend::logging {
 
 namespace {
 
-struct UserCallback {
+// One registration of a user callback. Deliveries hold it by shared_ptr; removing it marks it
+// removed and waits until no other thread is running it, so that the caller may free the user
+// data as soon as hipdnnSetUserLogCallback_ext returns.
+struct Registration {
     hipdnnUserLogCallback_t callback;
     void* userHandle;
     hipdnnSeverity_t minLevel;
     hipdnnLogCallbackMode_t mode;
+    // Guarded by CallbackRegistry's mutex.
+    bool removed = false;
+    int running = 0;
+};
+
+// The registrations the calling thread is running, innermost last (a callback may log).
+thread_local std::vector<const Registration*> t_delivering;
+
+class CallbackRegistry {
+public:
+    std::vector<std::shared_ptr<Registration>> snapshot() {
+        std::lock_guard lock(_mutex);
+        return _registrations;
+    }
+
+    // Calls the callback unless its registration has been removed.
+    void deliver(const std::shared_ptr<Registration>& registration, hipdnnSeverity_t severity,
+                 const char* message) {
+        {
+            std::lock_guard lock(_mutex);
+            if (registration->removed) {
+                return;
+            }
+            ++registration->running;
+        }
+        struct Finished {
+            CallbackRegistry& registry;
+            Registration& registration;
+            ~Finished() {
+                t_delivering.pop_back();
+                {
+                    std::lock_guard lock(registry._mutex);
+                    --registration.running;
+                }
+                registry._idle.notify_all();
+            }
+        };
+        t_delivering.push_back(registration.get());
+        const Finished finished{*this, *registration};
+        registration->callback(registration->userHandle, severity, message);
+    }
+
+    // Replaces (or, with minLevel OFF, removes) the registration of (callback, userHandle). The
+    // old one is removed before this returns: `dropQueued` discards its queued messages and a
+    // delivery in progress on another thread is waited for (one on this thread, that is a
+    // callback changing registrations, is not: waiting for it would never end).
+    template <class DropQueued>
+    void set(const Registration& entry, DropQueued&& dropQueued) {
+        std::unique_lock lock(_mutex);
+        std::vector<std::shared_ptr<Registration>> removed;
+        std::erase_if(_registrations, [&](const std::shared_ptr<Registration>& existing) {
+            if (existing->callback != entry.callback || existing->userHandle != entry.userHandle) {
+                return false;
+            }
+            existing->removed = true;
+            removed.push_back(existing);
+            return true;
+        });
+        if (entry.minLevel != HIPDNN_SEV_OFF) {
+            _registrations.push_back(std::make_shared<Registration>(entry));
+        }
+        for (const auto& registration : removed) {
+            dropQueued(registration.get());
+        }
+        _idle.wait(lock, [&] {
+            return std::all_of(removed.begin(), removed.end(), [](const std::shared_ptr<Registration>& old) {
+                return old->running == std::count(t_delivering.begin(), t_delivering.end(), old.get());
+            });
+        });
+    }
+
+private:
+    std::mutex _mutex;
+    std::condition_variable _idle;
+    std::vector<std::shared_ptr<Registration>> _registrations;
 };
 
 struct QueuedMessage {
-    hipdnnUserLogCallback_t callback;
-    void* userHandle;
+    std::shared_ptr<Registration> registration;
     hipdnnSeverity_t severity;
     std::string message;
 };
@@ -38,6 +115,8 @@ struct QueuedMessage {
 // asynchronous callback; drained and joined at exit.
 class AsyncDelivery {
 public:
+    explicit AsyncDelivery(CallbackRegistry& registry) : _registry(registry) {}
+
     ~AsyncDelivery() {
         {
             std::lock_guard lock(_mutex);
@@ -60,6 +139,14 @@ public:
         _wakeUp.notify_one();
     }
 
+    // Discards the queued messages of a removed registration.
+    void drop(const Registration* registration) {
+        std::lock_guard lock(_mutex);
+        std::erase_if(_queue, [registration](const QueuedMessage& queued) {
+            return queued.registration.get() == registration;
+        });
+    }
+
 private:
     void run() {
         std::unique_lock lock(_mutex);
@@ -71,11 +158,12 @@ private:
             QueuedMessage next = std::move(_queue.front());
             _queue.pop_front();
             lock.unlock();
-            next.callback(next.userHandle, next.severity, next.message.c_str());
+            _registry.deliver(next.registration, next.severity, next.message.c_str());
             lock.lock();
         }
     }
 
+    CallbackRegistry& _registry;
     std::mutex _mutex;
     std::condition_variable _wakeUp;
     std::deque<QueuedMessage> _queue;
@@ -109,34 +197,28 @@ public:
     std::atomic<hipdnnSeverity_t> level{hipdnn_data_sdk::logging::logLevelFromEnvironment()};
 
     void emit(hipdnnSeverity_t severity, std::string_view message) {
-        std::vector<UserCallback> callbacks;
         {
             std::lock_guard lock(_mutex);
             sinkLocked().log(toSpdlogLevel(severity), message);
-            callbacks = _callbacks;
         }
-        for (const UserCallback& entry : callbacks) {
-            if (severity < entry.minLevel) {
+        std::string text;
+        for (const auto& registration : _callbacks.snapshot()) {
+            if (severity < registration->minLevel) {
                 continue;
             }
-            if (entry.mode == HIPDNN_LOG_CALLBACK_ASYNC) {
-                _async.push({entry.callback, entry.userHandle, severity, std::string(message)});
+            if (text.empty()) {
+                text.assign(message);
+            }
+            if (registration->mode == HIPDNN_LOG_CALLBACK_ASYNC) {
+                _async.push({registration, severity, text});
             } else {
-                const std::string text(message);
-                entry.callback(entry.userHandle, severity, text.c_str());
+                _callbacks.deliver(registration, severity, text.c_str());
             }
         }
     }
 
-    void setUserCallback(const UserCallback& entry) {
-        std::lock_guard lock(_mutex);
-        auto sameKey = [&](const UserCallback& existing) {
-            return existing.callback == entry.callback && existing.userHandle == entry.userHandle;
-        };
-        _callbacks.erase(std::remove_if(_callbacks.begin(), _callbacks.end(), sameKey), _callbacks.end());
-        if (entry.minLevel != HIPDNN_SEV_OFF) {
-            _callbacks.push_back(entry);
-        }
+    void setUserCallback(const Registration& entry) {
+        _callbacks.set(entry, [this](const Registration* removed) { _async.drop(removed); });
     }
 
 private:
@@ -159,12 +241,12 @@ private:
         return *_sink;
     }
 
-    // Declared before the mutex-guarded state so that it is destroyed last: queued messages
-    // are still delivered during shutdown.
-    AsyncDelivery _async;
     std::mutex _mutex;
     std::unique_ptr<spdlog::logger> _sink;
-    std::vector<UserCallback> _callbacks;
+    CallbackRegistry _callbacks;
+    // Declared last so that it is destroyed first: the messages still queued at exit are
+    // delivered while the registry and the sink (a callback may log) are alive.
+    AsyncDelivery _async{_callbacks};
 };
 
 }  // namespace

@@ -17,7 +17,10 @@ hipdnnSeverity_t globalLevel() noexcept;
 void setGlobalLevel(hipdnnSeverity_t level) noexcept;
 // Emits to the sink and the user callbacks; call only after isEnabled().
 void emit(hipdnnSeverity_t severity, std::string_view message);
-// Adds, updates (same callback and userHandle) or removes (minLevel OFF) a user callback.
+// Adds, updates (same callback and userHandle) or removes (minLevel OFF) a user callback. An
+// update or a removal returns once the previous registration is never called again: its queued
+// asynchronous messages are dropped and a delivery in progress on another thread has finished
+// (a callback may change registrations from inside a delivery, its own included).
 void setUserCallback(hipdnnUserLogCallback_t callback, hipdnnSeverity_t minLevel,
                      hipdnnLogCallbackMode_t mode, void* userHandle);
 

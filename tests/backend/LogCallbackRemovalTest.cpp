@@ -20,7 +20,6 @@ struct SlowReceiver {
     std::atomic<int> delivered{0};
     std::atomic<int> running{0};
 };
-std::atomic<SlowReceiver*> g_receiver{nullptr};
 std::atomic<int> g_callsAfterRemoval{0};
 std::atomic<bool> g_removed{false};
 

@@ -43,7 +43,10 @@ class ConvBiasActivation : public testing::TestWithParam<FusionParam> {};
 TEST_P(ConvBiasActivation, MatchesReference) {
     const auto& [activation, channelsLast, residual] = GetParam();
     const std::vector<int64_t> x{2, 8, 6, 6}, w{16, 8, 3, 3}, y{2, 16, 6, 6}, bias{1, 16, 1, 1};
-    auto strides = [&](const std::vector<int64_t>& dims) { return layoutStrides(dims, channelsLast); };
+    // Captured by copy: clang 14 cannot capture a structured binding.
+    auto strides = [channelsLast = channelsLast](const std::vector<int64_t>& dims) {
+        return layoutStrides(dims, channelsLast);
+    };
     GraphBuilder builder("conv_bias_act");
     builder.addTensor(1, "x", F32, x, strides(x))
         .addTensor(2, "w", F32, w, strides(w))

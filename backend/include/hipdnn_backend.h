@@ -28,6 +28,9 @@
 extern "C" {
 #endif
 
+/// Handles and descriptors are opaque values, not addresses. A value is never given out twice, so
+/// one that was destroyed stays invalid: passing it again, a second destroy included, is
+/// HIPDNN_STATUS_BAD_PARAM with a message naming it, and it never reaches a newer object.
 typedef struct hipdnnHandle* hipdnnHandle_t;
 typedef struct hipdnnBackendDescriptor* hipdnnBackendDescriptor_t;
 /// Opaque stream: a cudaStream_t on GPU handles (null = legacy default stream); unused on CPU.

@@ -1,63 +1,55 @@
 #include "api/HandleRegistry.hpp"
 
-#include <mutex>
-#include <unordered_map>
-
 #include <fmt/format.h>
 
+#include "core/HandleTable.hpp"
 #include "core/HipdnnException.hpp"
 
 namespace hipdnn_backend::api {
 
 namespace {
 
-struct Registry {
-    std::mutex mutex;
-    std::unordered_map<hipdnnHandle_t, std::unique_ptr<hipdnnHandle>> live;
-};
+using Table = HandleTable<plugin::HandleState>;
 
-Registry& registry() {
-    static Registry instance;
+Table& registry() {
+    static Table instance(0x4848);  // "HH"
     return instance;
 }
 
-[[noreturn]] void throwNotLive(hipdnnHandle_t handle) {
-    throw HipdnnException(HIPDNN_STATUS_BAD_PARAM,
-                          fmt::format("Handle {} is not a live hipdnn handle (destroyed or never created)",
-                                      static_cast<const void*>(handle)));
+uint64_t toValue(hipdnnHandle_t handle) {
+    return reinterpret_cast<uintptr_t>(handle);
+}
+
+[[noreturn]] void throwNotLive(hipdnnHandle_t handle, Table::Miss miss) {
+    throw HipdnnException(
+        HIPDNN_STATUS_BAD_PARAM,
+        fmt::format(
+            "Handle {} is not a live hipdnn handle: {}", static_cast<const void*>(handle),
+            miss == Table::Miss::Destroyed ? "it was destroyed" : "no handle was created with this value"));
 }
 
 }  // namespace
 
 hipdnnHandle_t registerHandle(std::shared_ptr<plugin::HandleState> state) {
-    auto handle = std::make_unique<hipdnnHandle>(hipdnnHandle{std::move(state)});
-    hipdnnHandle_t opaque = handle.get();
-    Registry& instance = registry();
-    std::lock_guard lock(instance.mutex);
-    instance.live.emplace(opaque, std::move(handle));
-    return opaque;
+    return reinterpret_cast<hipdnnHandle_t>(static_cast<uintptr_t>(registry().add(std::move(state))));
 }
 
 std::shared_ptr<plugin::HandleState> lookupHandle(hipdnnHandle_t handle) {
-    Registry& instance = registry();
-    std::lock_guard lock(instance.mutex);
-    auto entry = instance.live.find(handle);
-    if (entry == instance.live.end()) {
-        throwNotLive(handle);
+    Table::Miss miss{};
+    std::shared_ptr<plugin::HandleState> state = registry().find(toValue(handle), miss);
+    if (!state) {
+        throwNotLive(handle, miss);
     }
-    return entry->second->state;
+    return state;
 }
 
 void unregisterHandle(hipdnnHandle_t handle) {
-    std::unique_ptr<hipdnnHandle> removed;  // plugin handles are destroyed outside the lock
-    Registry& instance = registry();
-    std::lock_guard lock(instance.mutex);
-    auto entry = instance.live.find(handle);
-    if (entry == instance.live.end()) {
-        throwNotLive(handle);
+    Table::Miss miss{};
+    // Plugin handles are destroyed here, after the table's lock (unless a plan still holds them).
+    const std::shared_ptr<plugin::HandleState> removed = registry().remove(toValue(handle), miss);
+    if (!removed) {
+        throwNotLive(handle, miss);
     }
-    removed = std::move(entry->second);
-    instance.live.erase(entry);
 }
 
 }  // namespace hipdnn_backend::api

@@ -1,5 +1,6 @@
-// The opaque hipdnnHandle and the registry of live handles, so that a destroyed or garbage
-// handle is BAD_PARAM rather than a crash.
+// The registry of live hipdnn handles, so that a destroyed or garbage handle is BAD_PARAM rather
+// than a crash. Handle values are ids from a HandleTable, never reused and never dereferenced
+// (struct hipdnnHandle is never defined).
 #pragma once
 
 #include <memory>
@@ -7,14 +8,10 @@
 #include "hipdnn_backend.h"
 #include "plugin/HandleState.hpp"
 
-struct hipdnnHandle {
-    std::shared_ptr<hipdnn_backend::plugin::HandleState> state;
-};
-
 namespace hipdnn_backend::api {
 
 hipdnnHandle_t registerHandle(std::shared_ptr<plugin::HandleState> state);
-// BAD_PARAM when `handle` is not live.
+// BAD_PARAM naming `handle` when it is not live (destroyed, or never created).
 std::shared_ptr<plugin::HandleState> lookupHandle(hipdnnHandle_t handle);
 void unregisterHandle(hipdnnHandle_t handle);
 

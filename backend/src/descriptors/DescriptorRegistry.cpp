@@ -1,68 +1,56 @@
 #include "descriptors/DescriptorRegistry.hpp"
 
-#include <mutex>
-#include <unordered_map>
-
 #include <fmt/format.h>
 
 #include "core/AttributeNames.hpp"
+#include "core/HandleTable.hpp"
 
 namespace hipdnn_backend::descriptors {
 
 namespace {
 
-struct Registry {
-    std::mutex mutex;
-    std::unordered_map<hipdnnBackendDescriptor_t, std::shared_ptr<Descriptor>> live;
-};
+using Table = HandleTable<Descriptor>;
 
-Registry& registry() {
-    static Registry instance;
+Table& registry() {
+    static Table instance(0x4844);  // "HD"
     return instance;
 }
 
-hipdnnBackendDescriptor_t toHandle(const Descriptor* descriptor) {
-    // The opaque handle is the object's address; it is only dereferenced after a lookup.
-    return reinterpret_cast<hipdnnBackendDescriptor_t>(const_cast<Descriptor*>(descriptor));
+uint64_t toValue(hipdnnBackendDescriptor_t handle) {
+    return reinterpret_cast<uintptr_t>(handle);
 }
 
-[[noreturn]] void throwNotLive(hipdnnBackendDescriptor_t handle) {
+[[noreturn]] void throwNotLive(hipdnnBackendDescriptor_t handle, Table::Miss miss) {
     throw HipdnnException(
         HIPDNN_STATUS_BAD_PARAM,
-        fmt::format("Descriptor {} is not a live hipdnn descriptor (destroyed or never created)",
-                    static_cast<const void*>(handle)));
+        fmt::format("Descriptor {} is not a live hipdnn descriptor: {}", static_cast<const void*>(handle),
+                    miss == Table::Miss::Destroyed ? "it was destroyed"
+                                                   : "no descriptor was created with this value"));
 }
 
 }  // namespace
 
 hipdnnBackendDescriptor_t registerDescriptor(std::shared_ptr<Descriptor> descriptor) {
-    const hipdnnBackendDescriptor_t handle = toHandle(descriptor.get());
-    Registry& instance = registry();
-    std::lock_guard lock(instance.mutex);
-    instance.live.emplace(handle, std::move(descriptor));
-    return handle;
+    return reinterpret_cast<hipdnnBackendDescriptor_t>(
+        static_cast<uintptr_t>(registry().add(std::move(descriptor))));
 }
 
 std::shared_ptr<Descriptor> lookupDescriptor(hipdnnBackendDescriptor_t handle) {
-    Registry& instance = registry();
-    std::lock_guard lock(instance.mutex);
-    auto entry = instance.live.find(handle);
-    if (entry == instance.live.end()) {
-        throwNotLive(handle);
+    Table::Miss miss{};
+    std::shared_ptr<Descriptor> descriptor = registry().find(toValue(handle), miss);
+    if (!descriptor) {
+        throwNotLive(handle, miss);
     }
-    return entry->second;
+    return descriptor;
 }
 
 void unregisterDescriptor(hipdnnBackendDescriptor_t handle) {
-    std::shared_ptr<Descriptor> removed;  // destroyed after the lock is released
-    Registry& instance = registry();
-    std::lock_guard lock(instance.mutex);
-    auto entry = instance.live.find(handle);
-    if (entry == instance.live.end()) {
-        throwNotLive(handle);
+    Table::Miss miss{};
+    // Released here, after the table's lock: destroying a descriptor may release others.
+    const std::shared_ptr<Descriptor> removed = registry().remove(toValue(handle), miss);
+    if (!removed) {
+        throwNotLive(handle, miss);
     }
-    removed = std::move(entry->second);
-    instance.live.erase(entry);
 }
 
 void requireDescriptorType(const Descriptor& descriptor, hipdnnBackendDescriptorType_t expected,

@@ -1,7 +1,8 @@
-// Every descriptor handed out through the C API. Lookups turn a destroyed or garbage pointer into
-// BAD_PARAM instead of a crash; the registry owns user-created descriptors (shared_ptr), and
-// descriptors that reference one another hold shared_ptrs too, so destroying one that is still
-// referenced is safe.
+// Every descriptor handed out through the C API. Handle values are ids from a HandleTable, never
+// reused and never dereferenced: lookups turn a destroyed or garbage handle into BAD_PARAM naming
+// it instead of a crash, and a stale handle cannot reach a newer descriptor. The registry owns
+// user-created descriptors (shared_ptr), and descriptors that reference one another hold
+// shared_ptrs too, so destroying one that is still referenced is safe.
 #pragma once
 
 #include <memory>
@@ -11,9 +12,9 @@
 namespace hipdnn_backend::descriptors {
 
 hipdnnBackendDescriptor_t registerDescriptor(std::shared_ptr<Descriptor> descriptor);
-// BAD_PARAM when `handle` is not a live descriptor.
+// BAD_PARAM naming `handle` when it is not a live descriptor (destroyed, or never created).
 std::shared_ptr<Descriptor> lookupDescriptor(hipdnnBackendDescriptor_t handle);
-// BAD_PARAM when `handle` is not a live descriptor.
+// BAD_PARAM naming `handle` when it is not a live descriptor.
 void unregisterDescriptor(hipdnnBackendDescriptor_t handle);
 
 // Casts after checking the type; BAD_PARAM naming both types otherwise.

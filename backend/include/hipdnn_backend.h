@@ -59,12 +59,16 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnGetStream(hipdnnHandle_t handle, hipd
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendCreateDescriptor(
     hipdnnBackendDescriptorType_t descriptor_type, hipdnnBackendDescriptor_t* descriptor);
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendDestroyDescriptor(hipdnnBackendDescriptor_t descriptor);
+/// element_count is checked before array_of_elements is read: a negative count or one above
+/// 1048576 (2^20) is HIPDNN_STATUS_BAD_PARAM naming the attribute and the count.
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendSetAttribute(hipdnnBackendDescriptor_t descriptor,
                                                                hipdnnBackendAttributeName_t attribute_name,
                                                                hipdnnBackendAttributeType_t attribute_type,
                                                                int64_t element_count,
                                                                const void* array_of_elements);
-/// With requested_element_count == 0 only *element_count is written (two-call pattern).
+/// With requested_element_count == 0 only *element_count is written (two-call pattern);
+/// otherwise it is the capacity of array_of_elements: at most min(requested, available)
+/// elements are written (or, for descriptors the caller created, read).
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendGetAttribute(hipdnnBackendDescriptor_t descriptor,
                                                                hipdnnBackendAttributeName_t attribute_name,
                                                                hipdnnBackendAttributeType_t attribute_type,

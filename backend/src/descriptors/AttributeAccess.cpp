@@ -42,6 +42,19 @@ std::vector<std::shared_ptr<Descriptor>> lookupAll(hipdnnBackendAttributeName_t 
 
 }  // namespace
 
+void AttributeInput::requireSaneCount() const {
+    if (count < 0) {
+        throw HipdnnException(
+            HIPDNN_STATUS_BAD_PARAM,
+            fmt::format("Attribute {}: element count {} is negative", attributeName(name), count));
+    }
+    if (count > kMaxAttributeElements) {
+        throw HipdnnException(HIPDNN_STATUS_BAD_PARAM,
+                              fmt::format("Attribute {}: element count {} exceeds the limit of {}",
+                                          attributeName(name), count, kMaxAttributeElements));
+    }
+}
+
 void AttributeInput::requireType(hipdnnBackendAttributeType_t expected) const {
     checkType(name, type, expected);
 }
@@ -54,10 +67,6 @@ void AttributeInput::requireCount(int64_t expected) const {
 }
 
 void AttributeInput::requireElements() const {
-    if (count < 0) {
-        throw HipdnnException(HIPDNN_STATUS_BAD_PARAM, fmt::format("Attribute {}: negative element count {}",
-                                                                   attributeName(name), count));
-    }
     if (count > 0 && elements == nullptr) {
         throw HipdnnException(
             HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
@@ -120,10 +129,11 @@ void AttributeOutput::writeText(std::string_view text) const {
 }
 
 std::vector<std::shared_ptr<Descriptor>> AttributeOutput::callerDescriptors(
-    hipdnnBackendDescriptorType_t expectedType) const {
+    hipdnnBackendDescriptorType_t expectedType, size_t available) const {
     requireType(HIPDNN_TYPE_BACKEND_DESCRIPTOR);
     requireElements();
-    return lookupAll(name, elements, requested, expectedType, /*requireFinalized=*/false);
+    const auto filled = static_cast<int64_t>(std::min<uint64_t>(static_cast<uint64_t>(requested), available));
+    return lookupAll(name, elements, filled, expectedType, /*requireFinalized=*/false);
 }
 
 }  // namespace hipdnn_backend::descriptors

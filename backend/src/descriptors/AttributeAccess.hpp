@@ -16,12 +16,19 @@ namespace hipdnn_backend::descriptors {
 
 class Descriptor;
 
+// The most elements one hipdnnBackendSetAttribute call may pass. Counts are checked against it
+// before the array is read or anything is allocated.
+constexpr int64_t kMaxAttributeElements = int64_t{1} << 20;
+
 struct AttributeInput {
     hipdnnBackendAttributeName_t name;
     hipdnnBackendAttributeType_t type;
     int64_t count;
     const void* elements;
 
+    // BAD_PARAM naming the attribute and the count when it is negative or above
+    // kMaxAttributeElements. Runs before any setter sees the input.
+    void requireSaneCount() const;
     // BAD_PARAM unless the caller passed `expected`.
     void requireType(hipdnnBackendAttributeType_t expected) const;
     // BAD_PARAM unless exactly `expected` elements were passed.
@@ -88,10 +95,11 @@ struct AttributeOutput {
     // CHAR: the total counts the terminating NUL; a shorter buffer gets a truncated,
     // NUL-terminated copy.
     void writeText(std::string_view text) const;
-    // BACKEND_DESCRIPTOR elements the caller created: each must be a live descriptor of
-    // `expectedType`. Returns them for the caller to fill (at most `requested`).
-    std::vector<std::shared_ptr<Descriptor>> callerDescriptors(
-        hipdnnBackendDescriptorType_t expectedType) const;
+    // BACKEND_DESCRIPTOR elements the caller created, as many as will be filled:
+    // min(requested, available). Each must be a live descriptor of `expectedType`; the elements
+    // past those are not read.
+    std::vector<std::shared_ptr<Descriptor>> callerDescriptors(hipdnnBackendDescriptorType_t expectedType,
+                                                               size_t available) const;
 
 private:
     void requireElements() const;

@@ -15,6 +15,7 @@
 namespace hipdnn_backend::descriptors {
 
 void Descriptor::setAttribute(const AttributeInput& input) {
+    input.requireSaneCount();
     if (_finalized) {
         throw HipdnnException(HIPDNN_STATUS_NOT_INITIALIZED,
                               fmt::format("Cannot set {} on a finalized {}", attributeName(input.name),

@@ -1,8 +1,9 @@
 // Base of every backend descriptor: the create -> set -> finalize -> get state machine.
 //
-// Rules (checked here, before the subclass sees the call): set after finalize ->
-// NOT_INITIALIZED; get before finalize -> BAD_PARAM_NOT_FINALIZED; finalize twice -> BAD_PARAM.
-// Subclasses reject attributes that do not belong to them with BAD_PARAM.
+// Rules (checked here, before the subclass sees the call): a set with a negative element count
+// or one above kMaxAttributeElements -> BAD_PARAM; set after finalize -> NOT_INITIALIZED; get before finalize
+// -> BAD_PARAM_NOT_FINALIZED; finalize twice -> BAD_PARAM. Subclasses reject attributes that do not belong to
+// them with BAD_PARAM.
 #pragma once
 
 #include <memory>

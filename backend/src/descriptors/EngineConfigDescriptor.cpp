@@ -100,7 +100,7 @@ void EngineConfigDescriptor::get(AttributeOutput& output) const {
                 *output.count = 1;
                 return;
             }
-            const auto targets = output.callerDescriptors(HIPDNN_BACKEND_ENGINE_DESCRIPTOR);
+            const auto targets = output.callerDescriptors(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, 1);
             std::static_pointer_cast<EngineDescriptor>(targets.front())->assignFrom(*_engine);
             *output.count = 1;
             return;

@@ -109,8 +109,8 @@ void EngineDescriptor::get(AttributeOutput& output) const {
                 *output.count = static_cast<int64_t>(_knobs.size());
                 return;
             }
-            const auto targets = output.callerDescriptors(HIPDNN_BACKEND_KNOB_INFO_DESCRIPTOR);
-            const size_t filled = std::min(targets.size(), _knobs.size());
+            const auto targets = output.callerDescriptors(HIPDNN_BACKEND_KNOB_INFO_DESCRIPTOR, _knobs.size());
+            const size_t filled = targets.size();
             for (size_t index = 0; index < filled; ++index) {
                 std::static_pointer_cast<KnobInfoDescriptor>(targets[index])->fill(_knobs[index]);
             }

@@ -126,8 +126,9 @@ void EngineHeuristicDescriptor::get(AttributeOutput& output) const {
                 *output.count = static_cast<int64_t>(_ranked.size());
                 return;
             }
-            const auto configs = output.callerDescriptors(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR);
-            const size_t filled = std::min(configs.size(), _ranked.size());
+            const auto configs =
+                output.callerDescriptors(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, _ranked.size());
+            const size_t filled = configs.size();
             for (size_t index = 0; index < filled; ++index) {
                 std::static_pointer_cast<EngineConfigDescriptor>(configs[index])
                     ->setEngine(EngineDescriptor::createFinalized(_graph, _ranked[index]));

@@ -2,6 +2,10 @@
 
 #include "MemoryDesc.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
 namespace hipdnn_onednn {
 
 using hipdnn_flatbuffers_sdk::GraphWrapper;
@@ -60,9 +64,13 @@ dnnl::memory::desc makeOperandDesc(const fb::TensorAttributes& tensor, size_t ra
     return makeMemoryDesc(dims, stridesOf(tensor), type);
 }
 
-void appendPostOps(const GraphWrapper& graph, const Stage& stage, size_t rank, dnnl::post_ops& postOps,
-                   PlanStep& step, PlanStep::Args& args) {
-    for (size_t i = 0; i < stage.postOps.size(); ++i) {
+namespace {
+
+// Appends post-ops first..last-1 and, when `step` is given, binds their binary operands.
+void addPostOps(const GraphWrapper& graph, const Stage& stage, size_t rank, dnnl::post_ops& postOps,
+                size_t first, size_t last, PlanStep* step, PlanStep::Args* args) {
+    last = std::min(last, stage.postOps.size());
+    for (size_t i = first; i < last; ++i) {
         const PostOp& op = stage.postOps[i];
         if (op.kind == PostOp::Kind::Eltwise) {
             postOps.append_eltwise(1.0F, op.algorithm, op.alpha, op.beta);
@@ -70,9 +78,53 @@ void appendPostOps(const GraphWrapper& graph, const Stage& stage, size_t rank, d
         }
         const auto desc = makeOperandDesc(graph.tensor(op.operandUid), rank);
         postOps.append_binary(op.algorithm, desc);
-        args.insert_or_assign(DNNL_ARG_ATTR_MULTIPLE_POST_OP(static_cast<int>(i)) | DNNL_ARG_SRC_1,
-                              step.tensorMemory(desc, op.operandUid));
+        if (step != nullptr) {
+            args->insert_or_assign(
+                DNNL_ARG_ATTR_MULTIPLE_POST_OP(static_cast<int>(i - first)) | DNNL_ARG_SRC_1,
+                step->tensorMemory(desc, op.operandUid));
+        }
     }
+}
+
+}  // namespace
+
+dnnl::post_ops makePostOps(const GraphWrapper& graph, const Stage& stage, size_t rank, size_t first,
+                           size_t last) {
+    dnnl::post_ops postOps;
+    addPostOps(graph, stage, rank, postOps, first, last, nullptr, nullptr);
+    return postOps;
+}
+
+void bindPostOpOperands(const GraphWrapper& graph, const Stage& stage, size_t rank, PlanStep& step,
+                        PlanStep::Args& args, size_t first, size_t last) {
+    dnnl::post_ops unused;
+    addPostOps(graph, stage, rank, unused, first, last, &step, &args);
+}
+
+void appendPostOps(const GraphWrapper& graph, const Stage& stage, size_t rank, dnnl::post_ops& postOps,
+                   PlanStep& step, PlanStep::Args& args, size_t first, size_t last) {
+    addPostOps(graph, stage, rank, postOps, first, last, &step, &args);
+}
+
+void appendPostOpsAsBinaryStep(const dnnl::engine& engine, const GraphWrapper& graph, const Stage& stage,
+                               size_t first, const dnnl::memory& result, const dnnl::memory::desc& resultDesc,
+                               PlanStep& step) {
+    const PostOp& op = stage.postOps.at(first);
+    if (op.kind != PostOp::Kind::Binary) {
+        throw std::invalid_argument("post-op " + std::to_string(first) + " is not binary");
+    }
+    const size_t rank = resultDesc.dims().size();
+    const auto operandDesc = makeOperandDesc(graph.tensor(op.operandUid), rank);
+    // In place: oneDNN's binary allows dst to be src0 when both have one descriptor.
+    PlanStep::Args args{{DNNL_ARG_SRC_0, result},
+                        {DNNL_ARG_SRC_1, step.tensorMemory(operandDesc, op.operandUid)},
+                        {DNNL_ARG_DST, result}};
+    dnnl::post_ops postOps;
+    appendPostOps(graph, stage, rank, postOps, step, args, first + 1);
+    dnnl::primitive_attr attr = userScratchpadAttr();
+    attr.set_post_ops(postOps);
+    const dnnl::binary::primitive_desc pd({op.algorithm, resultDesc, operandDesc, resultDesc}, attr, engine);
+    step.addPrimitive(dnnl::binary(pd), std::move(args), pd.scratchpad_desc());
 }
 
 std::unique_ptr<PlanStep> buildBinaryStep(const dnnl::engine& engine, const GraphWrapper& graph,

@@ -85,6 +85,35 @@ bool isReference(const std::string& implementation) {
     return implementation.rfind("ref", 0) == 0;
 }
 
+/// oneDNN's gemm-based forward convolution ("gemm:jit", chosen for shapes its direct kernels do
+/// not take, such as few channels, or plain NCHW).
+bool isGemm(const std::string& implementation) {
+    return implementation.find("gemm:") != std::string::npos;
+}
+
+/// The first of the stage's post-ops that oneDNN 2.6's gemm convolution gets wrong, or the
+/// post-op count when there is none. Its channels-last kernel (gemm_convolution_fwd_t::
+/// execute_forward_thr_nspc) runs binary post-ops through ref_post_ops_t with the logical offset
+/// (g * OC + oc) * OS, the offset of element (n = 0, c, spatial = 0) whatever the output element:
+/// an operand that varies along the batch or a spatial dim (a residual) is read at the wrong
+/// element. Per-channel and scalar operands come out right. oneDNN 3.0 stopped offering gemm for
+/// any other operand, whatever the layout (commit 53fa392, "cpu: gemm conv: disable unsupported
+/// binary po bcasts"), and so do we.
+size_t firstPostOpGemmMisreads(const GraphWrapper& graph, const Stage& stage) {
+    for (size_t i = 0; i < stage.postOps.size(); ++i) {
+        if (stage.postOps[i].kind != PostOp::Kind::Binary) {
+            continue;
+        }
+        const auto dims = dimsOf(graph.tensor(stage.postOps[i].operandUid));
+        for (size_t d = 0; d < dims.size(); ++d) {
+            if (d != 1 && dims[d] > 1) {
+                return i;
+            }
+        }
+    }
+    return stage.postOps.size();
+}
+
 bool isChannelsLast(const md& desc) {
     using tag = dnnl::memory::format_tag;
     const size_t rank = desc.dims().size();
@@ -162,34 +191,48 @@ std::unique_ptr<PlanStep> buildConvFwdStep(const dnnl::engine& engine, const Gra
     const std::optional<md> bias =
         stage.biasUid ? std::optional<md>(makeChannelDesc(graph.tensor(*stage.biasUid))) : std::nullopt;
 
+    const size_t rank = dimsOf(y).size();
+
+    // A primitive descriptor with the first `fused` post-ops. The user's activation layout is used
+    // as is, unless oneDNN would fall back to its reference kernel or its blocked layout is known
+    // to be faster (then with reorders of x and y). Weights always take oneDNN's preferred layout:
+    // the reorder is cheap next to the convolution and unlocks the JIT kernels.
+    auto choose = [&](size_t fused) {
+        dnnl::primitive_attr attr = userScratchpadAttr();
+        attr.set_post_ops(makePostOps(graph, stage, rank, 0, fused));
+        auto makePd = [&](const md& src, const md& dst) {
+            const md weights = anyOf(wUser);
+            const auto d = bias ? dnnl::convolution_forward::desc(
+                                      dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                      src, weights, *bias, dst, g.strides, g.dilation, g.padLeft, g.padRight)
+                                : dnnl::convolution_forward::desc(
+                                      dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                      src, weights, dst, g.strides, g.dilation, g.padLeft, g.padRight);
+            return dnnl::convolution_forward::primitive_desc(d, attr, engine);
+        };
+        auto pd = makePd(xUser, yUser);
+        if (isReference(pd.impl_info_str()) || blockedActivationsFaster(xUser, pd.impl_info_str())) {
+            auto blocked = makePd(anyOf(xUser), anyOf(yUser));
+            if (!isReference(blocked.impl_info_str())) {
+                pd = blocked;
+            }
+        }
+        return pd;
+    };
+    size_t fused = stage.postOps.size();
+    auto pd = choose(fused);
+    // When oneDNN picks its gemm kernel, the post-ops from the first binary one it would misread on
+    // run as a binary primitive after the convolution (and the convolution is chosen again without
+    // them).
+    if (const size_t split = firstPostOpGemmMisreads(graph, stage);
+        split < fused && isGemm(pd.impl_info_str())) {
+        fused = split;
+        pd = choose(fused);
+    }
+
     auto step = std::make_unique<PlanStep>(engine);
     PlanStep::Args args;
-    dnnl::post_ops postOps;
-    appendPostOps(graph, stage, dimsOf(y).size(), postOps, *step, args);
-    dnnl::primitive_attr attr = userScratchpadAttr();
-    attr.set_post_ops(postOps);
-
-    auto makePd = [&](const md& src, const md& dst) {
-        const md weights = anyOf(wUser);
-        const auto d = bias ? dnnl::convolution_forward::desc(
-                                  dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                  src, weights, *bias, dst, g.strides, g.dilation, g.padLeft, g.padRight)
-                            : dnnl::convolution_forward::desc(
-                                  dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                  src, weights, dst, g.strides, g.dilation, g.padLeft, g.padRight);
-        return dnnl::convolution_forward::primitive_desc(d, attr, engine);
-    };
-    // The user's activation layout is used as is, unless oneDNN would fall back to its reference
-    // kernel or its blocked layout is known to be faster (then with reorders of x and y). Weights
-    // always take oneDNN's preferred layout: the reorder is cheap next to the convolution and
-    // unlocks the JIT kernels.
-    auto pd = makePd(xUser, yUser);
-    if (isReference(pd.impl_info_str()) || blockedActivationsFaster(xUser, pd.impl_info_str())) {
-        auto blocked = makePd(anyOf(xUser), anyOf(yUser));
-        if (!isReference(blocked.impl_info_str())) {
-            pd = blocked;
-        }
-    }
+    bindPostOpOperands(graph, stage, rank, *step, args, 0, fused);
     args[DNNL_ARG_SRC] = bindInput(*step, pd.src_desc(), xUser, x.uid());
     args[DNNL_ARG_WEIGHTS] = bindInput(*step, pd.weights_desc(), wUser, w.uid());
     if (bias) {
@@ -199,6 +242,9 @@ std::unique_ptr<PlanStep> buildConvFwdStep(const dnnl::engine& engine, const Gra
     args[DNNL_ARG_DST] = out.memory;
     step->addPrimitive(dnnl::convolution_forward(pd), std::move(args), pd.scratchpad_desc());
     finishOutput(*step, out);
+    if (fused < stage.postOps.size()) {
+        appendPostOpsAsBinaryStep(engine, graph, stage, fused, out.user, yUser, *step);
+    }
     return step;
 }
 

@@ -1,6 +1,7 @@
 #include <hipdnn_test_sdk/GoldenData.hpp>
 
 #include <hipdnn_test_sdk/ElementAccess.hpp>
+#include <hipdnn_test_sdk/FileReading.hpp>
 
 #include "IndexIteration.hpp"
 
@@ -8,9 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <fstream>
-#include <iterator>
+#include <limits>
 #include <stdexcept>
+#include <string_view>
 
 namespace hipdnn_test_sdk {
 
@@ -21,12 +24,30 @@ namespace {
 
 constexpr const char* formatTag = "hipdnn-golden-1";
 
-std::vector<uint8_t> readFile(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw std::runtime_error("golden data: cannot open " + path.string());
+// Graph and manifest files: regular files of at most kMaxGraphFileBytes, checked before reading.
+std::vector<uint8_t> readFile(const fs::path& path, std::string_view what) {
+    try {
+        return readRegularFile(path, kMaxGraphFileBytes, what);
+    } catch (const std::runtime_error& error) {
+        throw std::runtime_error(std::string("golden data: ") + error.what());
     }
-    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// A tensor file holds exactly its tensor's bytes; its size is checked before anything is read.
+std::vector<uint8_t> readTensorFile(const fs::path& file, std::uintmax_t needed, int64_t uid) {
+    const std::string what = "tensor file of uid " + std::to_string(uid);
+    try {
+        checkRegularFile(file, std::numeric_limits<std::uintmax_t>::max(), what);
+        const std::uintmax_t size = fs::file_size(file);
+        if (size != needed) {
+            throw std::runtime_error(file.string() + " has " + std::to_string(size) +
+                                     " bytes but tensor uid " + std::to_string(uid) + " needs " +
+                                     std::to_string(needed));
+        }
+        return readRegularFileOfSize(file, needed, what);
+    } catch (const std::runtime_error& error) {
+        throw std::runtime_error(std::string("golden data: ") + error.what());
+    }
 }
 
 void writeFile(const fs::path& path, const void* data, size_t size) {
@@ -49,6 +70,36 @@ fb::DataType parseDataType(const std::string& name, const fs::path& manifest) {
 size_t expectedByteCount(const GoldenTensor& tensor) {
     return static_cast<size_t>(detail::storageElementCountOf(tensor.dims, tensor.strides)) *
            dataTypeSize(tensor.dataType);
+}
+
+// The byte count of a tensor described by a manifest, whose dims and strides are not yet trusted:
+// dims > 0, strides >= 0, one entry each, and a size that fits in memory at all.
+std::uintmax_t checkedByteCount(const GoldenTensor& tensor, const fs::path& manifest) {
+    const std::string label =
+        "golden data: " + manifest.string() + ": tensor uid " + std::to_string(tensor.uid);
+    if (tensor.dims.empty() || tensor.dims.size() != tensor.strides.size()) {
+        throw std::runtime_error(label + " has " + std::to_string(tensor.dims.size()) + " dims and " +
+                                 std::to_string(tensor.strides.size()) + " strides");
+    }
+    int64_t lastOffset = 0;
+    for (size_t i = 0; i < tensor.dims.size(); ++i) {
+        int64_t extent = 0;
+        if (tensor.dims[i] <= 0 || tensor.strides[i] < 0 ||
+            __builtin_mul_overflow(tensor.dims[i] - 1, tensor.strides[i], &extent) ||
+            __builtin_add_overflow(lastOffset, extent, &lastOffset)) {
+            throw std::runtime_error(label + " has dims[" + std::to_string(i) +
+                                     "] = " + std::to_string(tensor.dims[i]) + " and strides[" +
+                                     std::to_string(i) + "] = " + std::to_string(tensor.strides[i]) +
+                                     "; dims must be > 0, strides >= 0 and the size must fit in int64");
+        }
+    }
+    uint64_t bytes = 0;
+    if (__builtin_mul_overflow(static_cast<uint64_t>(lastOffset) + 1, dataTypeSize(tensor.dataType),
+                               &bytes) ||
+        bytes > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        throw std::runtime_error(label + " is too large: its size in bytes overflows int64");
+    }
+    return bytes;
 }
 
 }  // namespace
@@ -94,7 +145,7 @@ void saveGoldenCase(const fs::path& directory, const GoldenCase& goldenCase) {
 
 GoldenCase loadGoldenCase(const fs::path& directory) {
     const fs::path manifestPath = directory / "manifest.json";
-    const auto manifestBytes = readFile(manifestPath);
+    const auto manifestBytes = readFile(manifestPath, "golden-data manifest");
     GoldenCase goldenCase;
     try {
         const auto manifest = nlohmann::json::parse(manifestBytes.begin(), manifestBytes.end());
@@ -102,7 +153,7 @@ GoldenCase loadGoldenCase(const fs::path& directory) {
             throw std::runtime_error("golden data: " + manifestPath.string() + " is not a " + formatTag +
                                      " manifest");
         }
-        const auto graphBytes = readFile(directory / manifest.at("graph").get<std::string>());
+        const auto graphBytes = readFile(directory / manifest.at("graph").get<std::string>(), "graph file");
         goldenCase.graph = hipdnn_flatbuffers_sdk::graphFromJson(
             std::string_view(reinterpret_cast<const char*>(graphBytes.data()), graphBytes.size()));
         for (const auto& entry : manifest.at("tensors")) {
@@ -113,13 +164,7 @@ GoldenCase loadGoldenCase(const fs::path& directory) {
             tensor.dims = entry.at("dims").get<std::vector<int64_t>>();
             tensor.strides = entry.at("strides").get<std::vector<int64_t>>();
             const fs::path file = directory / entry.at("file").get<std::string>();
-            tensor.bytes = readFile(file);
-            if (tensor.bytes.size() != expectedByteCount(tensor)) {
-                throw std::runtime_error("golden data: " + file.string() + " has " +
-                                         std::to_string(tensor.bytes.size()) + " bytes but tensor uid " +
-                                         std::to_string(tensor.uid) + " needs " +
-                                         std::to_string(expectedByteCount(tensor)));
-            }
+            tensor.bytes = readTensorFile(file, checkedByteCount(tensor, manifestPath), tensor.uid);
             goldenCase.tensors.push_back(std::move(tensor));
         }
     } catch (const nlohmann::json::exception& error) {

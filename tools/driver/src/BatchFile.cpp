@@ -1,6 +1,9 @@
 #include "BatchFile.hpp"
 
-#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <hipdnn_test_sdk/FileReading.hpp>
 
 namespace hipdnn_driver {
 
@@ -82,10 +85,14 @@ std::vector<BatchEntry> parseBatch(std::istream& in, const std::string& fileName
 }
 
 std::vector<BatchEntry> parseBatchFile(const std::filesystem::path& file, const CommonOptions& defaults) {
-    std::ifstream in(file);
-    if (!in) {
-        throw UsageError(file.string() + ": cannot open the batch file");
+    // A regular file of at most 1 GiB, like a graph file: /dev/zero would be one endless line.
+    std::vector<uint8_t> contents;
+    try {
+        contents = hipdnn_test_sdk::readRegularFile(file, hipdnn_test_sdk::kMaxGraphFileBytes, "batch file");
+    } catch (const std::runtime_error& error) {
+        throw UsageError(error.what());
     }
+    std::istringstream in(std::string(contents.begin(), contents.end()));
     return parseBatch(in, file.string(), file.parent_path(), defaults);
 }
 

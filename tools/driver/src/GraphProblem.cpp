@@ -3,12 +3,12 @@
 #include "Problem.hpp"
 #include "Reproducer.hpp"
 
-#include <fstream>
-#include <iterator>
 #include <regex>
+#include <stdexcept>
 
 #include <hipdnn_flatbuffers_sdk/GraphJson.hpp>
 #include <hipdnn_flatbuffers_sdk/GraphWrapper.hpp>
+#include <hipdnn_test_sdk/FileReading.hpp>
 
 namespace hipdnn_driver {
 
@@ -22,11 +22,16 @@ bool looksLikeJson(const std::string& text) {
 }  // namespace
 
 std::vector<uint8_t> readGraphFile(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        throw ProblemError(file.string() + ": cannot open the graph file");
+    // A regular file of at most 1 GiB, checked before reading: a device such as /dev/zero would
+    // be read until memory ran out.
+    std::vector<uint8_t> contents;
+    try {
+        contents = hipdnn_test_sdk::readRegularFile(file, hipdnn_test_sdk::kMaxGraphFileBytes, "graph file");
+    } catch (const std::runtime_error& error) {
+        throw ProblemError(error.what());
     }
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string text(contents.begin(), contents.end());
+    contents = {};
     std::vector<uint8_t> bytes;
     try {
         if (looksLikeJson(text)) {

@@ -4,7 +4,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace hipdnn_flatbuffers_sdk::test {
@@ -337,6 +340,13 @@ TEST(GraphWrapper, RejectsNamesThatAreNotUtf8) {
     graph.tensor(1, "x", {4}).tensor(2, "bad\xff", {4});
     graph.pointwise("neg", fb::PointwiseMode::NEG, 1, std::nullopt, 2);
     EXPECT_THAT(graphErrorOf(graph.build()), HasSubstr("tensor uid 2 has a name that is not valid UTF-8"));
+}
+
+TEST(GraphWrapper, RejectsGraphWithoutNodes) {
+    EXPECT_THAT(graphErrorOf(TestGraph().build()), HasSubstr("graph 'test_graph' has no nodes"));
+    TestGraph tensorsOnly;
+    tensorsOnly.tensor(1, "x", {4});
+    EXPECT_THAT(graphErrorOf(tensorsOnly.build()), HasSubstr("graph 'test_graph' has no nodes"));
 }
 
 }  // namespace

@@ -221,6 +221,10 @@ private:
 
     void validateNodes() {
         const size_t count = nodeCount();
+        if (count == 0) {
+            throw GraphError("graph '" + (_graph->name() != nullptr ? _graph->name()->str() : std::string()) +
+                             "' has no nodes; a graph needs at least one operation");
+        }
         std::vector<std::vector<NodePort>> portsPerNode;
         portsPerNode.reserve(count);
         for (size_t i = 0; i < count; ++i) {

@@ -136,4 +136,20 @@ TEST(SmokeDecline, PoolingIndices) {
     EXPECT_THAT(verdict.reasons, HasSubstr("node 0 'pool' (ResampleFwdAttributes): pooling indices"));
 }
 
+// A graph without nodes is no graph the engine can run: the empty JSON object `{}` used to be
+// reported applicable (the CPU reference declined it). The graph contract now refuses it.
+TEST(SmokeDecline, EmptyGraphIsNotApplicable) {
+    // What JSON `{}` parses to (graphFromJson itself now refuses it): a Graph table with no fields.
+    flatbuffers::FlatBufferBuilder builder;
+    builder.Finish(fb::CreateGraph(builder));
+    const std::vector<uint8_t> emptyObject(builder.GetBufferPointer(),
+                                           builder.GetBufferPointer() + builder.GetSize());
+    for (const auto& bytes : {emptyObject, GraphBuilder("empty").build()}) {
+        const RawApplicability answer = OnednnPlugin::instance().rawApplicability(bytes);
+        EXPECT_TRUE(answer.engineIds.empty());
+        EXPECT_EQ(answer.status, HIPDNN_PLUGIN_STATUS_BAD_PARAM);
+        EXPECT_THAT(answer.message, HasSubstr("has no nodes"));
+    }
+}
+
 }  // namespace

@@ -125,6 +125,17 @@ Applicability OnednnPlugin::applicability(const std::vector<uint8_t>& graph) {
     return result;
 }
 
+RawApplicability OnednnPlugin::rawApplicability(const std::vector<uint8_t>& graph) {
+    const hipdnnPluginConstData_t data{graph.data(), graph.size()};
+    int64_t ids[4] = {};
+    uint32_t count = 0;
+    RawApplicability result;
+    result.status = _applicable(static_cast<hipdnnEnginePluginHandle_t>(_handle), &data, ids, 4, &count);
+    result.message = lastError();
+    result.engineIds.assign(ids, ids + std::min<uint32_t>(count, 4));
+    return result;
+}
+
 bool OnednnPlugin::execute(const std::vector<uint8_t>& graph, const std::map<int64_t, void*>& buffers) {
     auto handle = static_cast<hipdnnEnginePluginHandle_t>(_handle);
     const auto config =

@@ -27,12 +27,22 @@ struct Applicability {
     std::string reasons;  // the last-error text: one "<engine>: <reason>" line per decliner
 };
 
+/// The plugin's answer as it is: status, engine ids and the last-error text.
+struct RawApplicability {
+    hipdnnPluginStatus_t status = HIPDNN_PLUGIN_STATUS_SUCCESS;
+    std::vector<int64_t> engineIds;
+    std::string message;
+};
+
 /// The plugin loaded with dlopen, one plugin handle for the whole test program.
 class OnednnPlugin {
 public:
     static OnednnPlugin& instance();
 
     Applicability applicability(const std::vector<uint8_t>& graph);
+
+    /// hipdnnEnginePluginGetApplicableEngineIds for graphs that may be refused outright.
+    RawApplicability rawApplicability(const std::vector<uint8_t>& graph);
 
     /// Builds an execution context and runs it once over `buffers` (uid -> host pointer).
     /// Fails the current test (and returns false) on any plugin error.

@@ -97,11 +97,16 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendGetSerializedBinaryGraph_ext(
 /// Two-call; the size includes the terminating NUL.
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendGetSerializedJsonGraph_ext(
     hipdnnBackendDescriptor_t descriptor, size_t requested_byte_size, size_t* byte_size, char* buffer);
-/// Two-call. NOT_SUPPORTED when the plan's plugin cannot serialize its execution contexts.
+/// Two-call. NOT_SUPPORTED when the plan's plugin cannot serialize its execution contexts: it
+/// does not export the plan serialization functions, or its engine answers
+/// HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE (no plan serialization); the message names the plugin,
+/// the engine and the reason.
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendGetSerializedExecutionPlan_ext(
     hipdnnBackendDescriptor_t execution_plan, size_t requested_byte_size, size_t* byte_size,
     uint8_t* buffer);
 /// Creates a finalized EXECUTION_PLAN descriptor on `handle` from serialized bytes.
+/// NOT_SUPPORTED when no plugin serving the handle's device provides the plan's engine, or that
+/// plugin cannot rebuild serialized plans (as above).
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendCreateAndDeserializeExecutionPlan_ext(
     hipdnnHandle_t handle, hipdnnBackendDescriptor_t* execution_plan, const uint8_t* serialized_plan,
     size_t plan_byte_size);

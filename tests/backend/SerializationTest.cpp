@@ -1,5 +1,8 @@
 // Execution plan serialization: round trip with a plugin that exports the trio, NOT_SUPPORTED
 // otherwise.
+#include <hipdnn_flatbuffers_sdk/data_objects/engine_config_generated.h>
+#include <hipdnn_flatbuffers_sdk/data_objects/execution_plan_generated.h>
+
 #include "BackendTestUtils.hpp"
 
 using namespace hipdnn_backend_tests;
@@ -67,6 +70,67 @@ TEST_F(PlanSerialization, PluginsWithoutTheTrioAnswerNotSupported) {
         lastError().find("Plugin 'fake_knobs' does not export the execution plan serialization functions"),
         std::string::npos);
     hipdnnBackendDestroyDescriptor(plan);
+}
+
+}  // namespace
+
+namespace {
+
+// The plugin exports the serialization trio but its engine answers NOT_APPLICABLE (what the
+// plugin SDK's defaults answer, so the shipped CPU engines behave alike): NOT_SUPPORTED, as
+// hipdnn_backend.h promises, with the plugin's reason.
+class PlanSerializationNotImplemented : public ::testing::Test {
+protected:
+    void SetUp() override {
+        usePluginPaths({pluginDir("serialization_unsupported")});
+        _handle = createCpuHandle();
+        _graph = finalizedGraph(_handle, makeGraph());
+    }
+    void TearDown() override {
+        hipdnnBackendDestroyDescriptor(_graph);
+        hipdnnDestroy(_handle);
+    }
+    hipdnnHandle_t _handle = nullptr;
+    hipdnnBackendDescriptor_t _graph = nullptr;
+};
+
+TEST_F(PlanSerializationNotImplemented, SerializingIsNotSupportedWithThePluginsReason) {
+    hipdnnBackendDescriptor_t engine = finalizedEngine(_graph, engineIdOf("FAKE_NO_SERIALIZATION_ENGINE"));
+    hipdnnBackendDescriptor_t config = finalizedConfig(engine);
+    hipdnnBackendDescriptor_t plan = finalizedPlan(config);
+    size_t size = 0;
+    EXPECT_EQ(hipdnnBackendGetSerializedExecutionPlan_ext(plan, 0, &size, nullptr),
+              HIPDNN_STATUS_NOT_SUPPORTED);
+    EXPECT_EQ(lastError(),
+              "Plugin 'fake_serialization_unsupported' cannot serialize the execution plan of engine "
+              "FAKE_NO_SERIALIZATION_ENGINE: this execution context does not support serialization");
+    hipdnnBackendDestroyDescriptor(plan);
+    hipdnnBackendDestroyDescriptor(config);
+    hipdnnBackendDestroyDescriptor(engine);
+}
+
+TEST_F(PlanSerializationNotImplemented, DeserializingIsNotSupportedWithThePluginsReason) {
+    const int64_t engineId = engineIdOf("FAKE_NO_SERIALIZATION_ENGINE");
+    flatbuffers::FlatBufferBuilder configBuilder;
+    configBuilder.Finish(fb::CreateEngineConfig(configBuilder, engineId));
+    const std::vector<uint8_t> graphBytes = makeGraph();
+    const std::vector<uint8_t> configBytes(configBuilder.GetBufferPointer(),
+                                           configBuilder.GetBufferPointer() + configBuilder.GetSize());
+    const std::vector<int64_t> uids = {kInputUid, kOutputUid};
+    const std::vector<uint8_t> context = {1, 2, 3, 4};
+    flatbuffers::FlatBufferBuilder builder;
+    builder.Finish(fb::CreateSerializedExecutionPlanDirect(builder, engineId, &graphBytes, &configBytes,
+                                                           &uids, &context));
+    hipdnnBackendDescriptor_t plan = nullptr;
+    EXPECT_EQ(hipdnnBackendCreateAndDeserializeExecutionPlan_ext(_handle, &plan, builder.GetBufferPointer(),
+                                                                 builder.GetSize()),
+              HIPDNN_STATUS_NOT_SUPPORTED);
+    EXPECT_EQ(
+        lastError(),
+        "Plugin 'fake_serialization_unsupported' cannot rebuild the serialized execution plan of engine "
+        "FAKE_NO_SERIALIZATION_ENGINE: engine FAKE_NO_SERIALIZATION_ENGINE does not support execution "
+        "context deserialization");
+    EXPECT_EQ(plan, nullptr);
 }
 
 }  // namespace

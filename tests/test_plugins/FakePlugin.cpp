@@ -6,7 +6,8 @@
 //   FAKE_CREATE_BEHAVIOR (0 ok, 1 fail, 2 throw, 3 null, 4 shared handle from a dependency),
 //   FAKE_OMIT_EXECUTE, FAKE_ZERO_ENGINES, FAKE_DUPLICATE_IDS, FAKE_LYING_NAME, FAKE_DECLINE_ALL,
 //   FAKE_FOREIGN_IDS, FAKE_MALFORMED_DETAILS, FAKE_KNOBS, FAKE_EXECUTE_FAILS, FAKE_SERIALIZATION,
-//   FAKE_USES_MISSING_DEPENDENCY.
+//   FAKE_SERIALIZATION_NOT_SUPPORTED (exports the serialization trio but answers NOT_APPLICABLE, as
+//   the plugin SDK does for engines without plan serialization), FAKE_USES_MISSING_DEPENDENCY.
 // The engine applies to graphs made of one float pointwise RELU_FWD or IDENTITY node and computes
 // it on host memory (scaled by the "fake.scale" knob when FAKE_KNOBS is set).
 #include <hipdnn_flatbuffers_sdk/data_objects/engine_config_generated.h>
@@ -456,6 +457,27 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginCreateExecutionConte
     std::memcpy(&restored, serialized->ptr, sizeof(FakeContext));
     *context = reinterpret_cast<hipdnnEnginePluginExecutionContext_t>(new FakeContext(restored));
     return HIPDNN_PLUGIN_STATUS_SUCCESS;
+}
+#endif
+
+#ifdef FAKE_SERIALIZATION_NOT_SUPPORTED
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginSerializeExecutionContext(
+    hipdnnEnginePluginHandle_t, hipdnnEnginePluginExecutionContext_t, hipdnnPluginConstData_t* serialized) {
+    serialized->ptr = nullptr;
+    serialized->size = 0;
+    return fail(HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE, "this execution context does not support serialization");
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginDestroySerializedExecutionContext(
+    hipdnnEnginePluginHandle_t, hipdnnPluginConstData_t* serialized) {
+    serialized->ptr = nullptr;
+    return HIPDNN_PLUGIN_STATUS_SUCCESS;
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginCreateExecutionContextFromSerialized(
+    hipdnnEnginePluginHandle_t, const hipdnnPluginConstData_t*, hipdnnEnginePluginExecutionContext_t*) {
+    return fail(HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE,
+                "engine FAKE_NO_SERIALIZATION_ENGINE does not support execution context deserialization");
 }
 #endif
 

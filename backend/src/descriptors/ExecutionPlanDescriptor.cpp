@@ -155,7 +155,7 @@ std::vector<uint8_t> ExecutionPlanDescriptor::serialize() const {
                         "hipdnnEnginePluginCreateExecutionContextFromSerialized)",
                         plugin.name()));
     }
-    const std::vector<uint8_t> context = _instance->serializeExecutionContext(_context);
+    const std::vector<uint8_t> context = _instance->serializeExecutionContext(_engineId, _context);
     flatbuffers::FlatBufferBuilder builder;
     const auto graph = builder.CreateVector(_graph->bytes);
     const auto config = builder.CreateVector(_serializedConfig);
@@ -199,7 +199,7 @@ std::shared_ptr<ExecutionPlanDescriptor> ExecutionPlanDescriptor::deserialize(
     plan->_engineId = serialized->engine_id();
     plan->_serializedConfig.assign(serialized->engine_config()->begin(), serialized->engine_config()->end());
     plan->_context = instance->createExecutionContextFromSerialized(
-        {serialized->plugin_context()->data(), serialized->plugin_context()->size()});
+        plan->_engineId, {serialized->plugin_context()->data(), serialized->plugin_context()->size()});
     plan->setWorkspaceSize(instance->workspaceSize(plan->_context));
     plan->markFinalized();
     return plan;

@@ -40,6 +40,20 @@ void PluginInstance::check(hipdnnPluginStatus_t status, const char* action) cons
     throw HipdnnException(HIPDNN_STATUS_PLUGIN_ERROR, pluginErrorMessage(*_plugin, action, detail));
 }
 
+void PluginInstance::checkSerialization(hipdnnPluginStatus_t status, int64_t engineId, const char* what,
+                                        const char* action) const {
+    if (status == HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE) {
+        std::string reason = _plugin->lastError();
+        if (reason.empty()) {
+            reason = std::string("the plugin answered ") + pluginStatusName(status);
+        }
+        throw HipdnnException(HIPDNN_STATUS_NOT_SUPPORTED, "Plugin '" + _plugin->name() + "' cannot " + what +
+                                                               " of engine " + _plugin->engineName(engineId) +
+                                                               ": " + reason);
+    }
+    check(status, action);
+}
+
 void PluginInstance::setStream(void* stream) const {
     check(_plugin->api().setStream(_handle, stream), "set stream");
 }
@@ -125,10 +139,11 @@ hipdnnEnginePluginExecutionContext_t PluginInstance::createExecutionContext(
 }
 
 hipdnnEnginePluginExecutionContext_t PluginInstance::createExecutionContextFromSerialized(
-    const hipdnnPluginConstData_t& serialized) const {
+    int64_t engineId, const hipdnnPluginConstData_t& serialized) const {
     hipdnnEnginePluginExecutionContext_t context = nullptr;
-    check(_plugin->api().createExecutionContextFromSerialized(_handle, &serialized, &context),
-          "create execution context from serialized plan");
+    checkSerialization(_plugin->api().createExecutionContextFromSerialized(_handle, &serialized, &context),
+                       engineId, "rebuild the serialized execution plan",
+                       "create execution context from serialized plan");
     if (context == nullptr) {
         throw HipdnnException(HIPDNN_STATUS_PLUGIN_ERROR,
                               pluginErrorMessage(*_plugin, "create execution context from serialized plan",
@@ -154,10 +169,10 @@ size_t PluginInstance::workspaceSize(hipdnnEnginePluginExecutionContext_t contex
 }
 
 std::vector<uint8_t> PluginInstance::serializeExecutionContext(
-    hipdnnEnginePluginExecutionContext_t context) const {
+    int64_t engineId, hipdnnEnginePluginExecutionContext_t context) const {
     hipdnnPluginConstData_t serialized{nullptr, 0};
-    check(_plugin->api().serializeExecutionContext(_handle, context, &serialized),
-          "serialize execution context");
+    checkSerialization(_plugin->api().serializeExecutionContext(_handle, context, &serialized), engineId,
+                       "serialize the execution plan", "serialize execution context");
     const auto* bytes = static_cast<const uint8_t*>(serialized.ptr);
     std::vector<uint8_t> copy(bytes, bytes + (bytes != nullptr ? serialized.size : 0));
     if (serialized.ptr != nullptr) {

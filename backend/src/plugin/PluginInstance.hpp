@@ -37,16 +37,24 @@ public:
                          const hipdnnPluginConstData_t& graph) const;
     hipdnnEnginePluginExecutionContext_t createExecutionContext(const hipdnnPluginConstData_t& engineConfig,
                                                                 const hipdnnPluginConstData_t& graph) const;
+    // NOT_SUPPORTED (with the plugin's reason) when the plugin answers NOT_APPLICABLE: its engine
+    // `engineId` does not implement plan serialization.
     hipdnnEnginePluginExecutionContext_t createExecutionContextFromSerialized(
-        const hipdnnPluginConstData_t& serialized) const;
+        int64_t engineId, const hipdnnPluginConstData_t& serialized) const;
     void destroyExecutionContext(hipdnnEnginePluginExecutionContext_t context) const noexcept;
     size_t workspaceSize(hipdnnEnginePluginExecutionContext_t context) const;
-    std::vector<uint8_t> serializeExecutionContext(hipdnnEnginePluginExecutionContext_t context) const;
+    // NOT_SUPPORTED (with the plugin's reason) when the plugin answers NOT_APPLICABLE.
+    std::vector<uint8_t> serializeExecutionContext(int64_t engineId,
+                                                   hipdnnEnginePluginExecutionContext_t context) const;
     void execute(hipdnnEnginePluginExecutionContext_t context, void* workspace,
                  const hipdnnPluginDeviceBuffer_t* buffers, uint32_t bufferCount) const;
 
 private:
     void check(hipdnnPluginStatus_t status, const char* action) const;
+    // NOT_SUPPORTED naming the plugin, `what` and the plugin's reason when `status` is
+    // NOT_APPLICABLE (the plugin SDK's answer for an engine without plan serialization).
+    void checkSerialization(hipdnnPluginStatus_t status, int64_t engineId, const char* what,
+                            const char* action) const;
 
     std::shared_ptr<const EnginePlugin> _plugin;
     hipdnnEnginePluginHandle_t _handle;

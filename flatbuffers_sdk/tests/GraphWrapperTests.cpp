@@ -349,5 +349,15 @@ TEST(GraphWrapper, RejectsGraphWithoutNodes) {
     EXPECT_THAT(graphErrorOf(tensorsOnly.build()), HasSubstr("graph 'test_graph' has no nodes"));
 }
 
+TEST(GraphWrapper, RejectsTensorThatNoNodeUses) {
+    auto unused = convAddReluGraph();
+    unused.tensor(9, "spare", {4});
+    EXPECT_THAT(graphErrorOf(unused.build()), HasSubstr("tensor uid 9 'spare' is not used by any node"));
+    auto unusedScalar = convAddReluGraph();
+    unusedScalar.tensor(scalarTensor(10, "alpha", 2.0f));
+    EXPECT_THAT(graphErrorOf(unusedScalar.build()),
+                HasSubstr("tensor uid 10 'alpha' is not used by any node"));
+}
+
 }  // namespace
 }  // namespace hipdnn_flatbuffers_sdk::test

@@ -88,7 +88,8 @@ public:
     }
 
     // Non-virtual tensors that some node reads and no node writes (pass-by-value scalars
-    // included), in tensor-table order: the buffers the caller provides.
+    // included), in tensor-table order: the buffers the caller provides. Every non-virtual
+    // tensor is an input or an output: a graph with a tensor no node uses is rejected.
     const std::vector<int64_t>& inputUids() const { return _inputUids; }
 
     // Non-virtual tensors written by a node, in tensor-table order.
@@ -304,6 +305,11 @@ private:
                 _outputUids.push_back(t->uid());
             } else if (readFromOutside.contains(t->uid())) {
                 _inputUids.push_back(t->uid());
+            } else {
+                // Neither an input nor an output: no variant pack could say what it is for.
+                throw GraphError(label(*t) +
+                                 " is not used by any node; every tensor of a graph must be read " +
+                                 "or written by one of its nodes");
             }
         }
     }

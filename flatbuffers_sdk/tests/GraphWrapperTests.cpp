@@ -359,5 +359,37 @@ TEST(GraphWrapper, RejectsTensorThatNoNodeUses) {
                 HasSubstr("tensor uid 10 'alpha' is not used by any node"));
 }
 
+// x -> neg -> y, with y's layout given.
+std::vector<uint8_t> negInto(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides) {
+    TestGraph graph;
+    graph.tensor(1, "x", dims).tensor(stridedTensor(2, "y", dims, strides));
+    graph.pointwise("neg", fb::PointwiseMode::NEG, 1, std::nullopt, 2);
+    return graph.build();
+}
+
+TEST(GraphWrapper, RejectsOutputsWhoseElementsOverlap) {
+    EXPECT_THAT(graphErrorOf(negInto({2, 2}, {0, 0})),
+                AllOf(HasSubstr("output tensor uid 2 'y'"), HasSubstr("dims [2, 2] strides [0, 0]"),
+                      HasSubstr("overlap")));
+    EXPECT_THAT(graphErrorOf(negInto({4, 3}, {1, 2})),
+                AllOf(HasSubstr("output tensor uid 2 'y'"), HasSubstr("dims [4, 3] strides [1, 2]")));
+    // Pairwise the strides look fine (3 >= 1*2+1, 4 >= 3*1+1), but (2,1,0) and (0,0,1) share offset 5.
+    EXPECT_THAT(graphErrorOf(negInto({3, 2, 2}, {1, 3, 4})),
+                AllOf(HasSubstr("output tensor uid 2 'y'"), HasSubstr("dims [3, 2, 2] strides [1, 3, 4]")));
+}
+
+TEST(GraphWrapper, AcceptsOutputsInPermutedPaddedAndUnitDimLayouts) {
+    for (const auto& [dims, strides] : std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>>{
+             {{2, 3, 4, 5}, {60, 1, 15, 3}},  // NHWC
+             {{2, 3, 4, 5}, {80, 20, 5, 1}},  // padded batch stride
+             {{2, 3}, {1, 2}},                // column-major
+             {{2, 3}, {16, 4}},               // gaps between elements
+             {{1, 4, 1}, {0, 1, 0}},          // unit dims may have any stride
+             {{3, 1}, {1, 1}}}) {
+        const auto bytes = negInto(dims, strides);
+        EXPECT_NO_THROW(GraphWrapper(bytes.data(), bytes.size()));
+    }
+}
+
 }  // namespace
 }  // namespace hipdnn_flatbuffers_sdk::test

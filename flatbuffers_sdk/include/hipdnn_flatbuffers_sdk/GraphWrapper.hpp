@@ -6,6 +6,7 @@
 
 #include <flatbuffers/util.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -220,6 +221,47 @@ private:
         }
     }
 
+    static std::string listOf(const flatbuffers::Vector<int64_t>& values) {
+        std::string text = "[";
+        for (flatbuffers::uoffset_t i = 0; i < values.size(); ++i) {
+            text += (i == 0 ? "" : ", ") + std::to_string(values.Get(i));
+        }
+        return text + "]";
+    }
+
+    // A non-virtual output must give every index its own element, or engines would race on (or
+    // silently merge) the elements two indices share; inputs may broadcast with stride 0. Sorted
+    // by stride, the dims of extent > 1 need each stride to exceed the largest offset the dims of
+    // smaller stride reach: then every offset has one index (the usual dense, permuted and padded
+    // layouts all pass). The check is sufficient, not necessary: an interleaving that happens not
+    // to collide (dims [2, 3] strides [3, 2]) is rejected too.
+    static void requireDistinctElements(const Tensor& tensor) {
+        const auto& dims = *tensor.dims();
+        const auto& strides = *tensor.strides();
+        std::vector<flatbuffers::uoffset_t> axes;
+        for (flatbuffers::uoffset_t d = 0; d < dims.size(); ++d) {
+            if (dims.Get(d) > 1) {
+                axes.push_back(d);
+            }
+        }
+        std::stable_sort(axes.begin(), axes.end(), [&](flatbuffers::uoffset_t l, flatbuffers::uoffset_t r) {
+            return strides.Get(l) < strides.Get(r);
+        });
+        // validateTensor bounded the largest offset, so `reach` cannot overflow.
+        int64_t reach = 0;
+        for (const flatbuffers::uoffset_t d : axes) {
+            if (strides.Get(d) <= reach) {
+                throw GraphError("output " + label(tensor) + " has dims " + listOf(dims) + " strides " +
+                                 listOf(strides) + ", whose elements overlap: strides[" + std::to_string(d) +
+                                 "] = " + std::to_string(strides.Get(d)) + " is not larger than " +
+                                 std::to_string(reach) +
+                                 ", the largest offset the dims of smaller stride reach; every index of an "
+                                 "output needs an element of its own");
+            }
+            reach += strides.Get(d) * (dims.Get(d) - 1);
+        }
+    }
+
     void validateNodes() {
         const size_t count = nodeCount();
         if (count == 0) {
@@ -302,6 +344,7 @@ private:
                     throw GraphError("virtual " + label(*t) + " is never written by any node");
                 }
             } else if (written) {
+                requireDistinctElements(*t);
                 _outputUids.push_back(t->uid());
             } else if (readFromOutside.contains(t->uid())) {
                 _inputUids.push_back(t->uid());

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -114,6 +115,46 @@ TEST_F(TestCpuReferencePluginApi, ReportsApplicabilityAndDeclineReasons) {
     EXPECT_NE(std::string(reason).find("CPU_REFERENCE_ENGINE: node 0 'sigmoid' (PointwiseAttributes)"),
               std::string::npos)
         << reason;
+    EXPECT_EQ(destroy(handle), HIPDNN_PLUGIN_STATUS_SUCCESS);
+}
+
+// Graphs that break the graph contract are refused before any engine sees them (BAD_PARAM with
+// the FlatBuffers SDK's message): an output whose strides make elements overlap used to be
+// planned and run, with a tensor no node uses it was accepted too.
+TEST_F(TestCpuReferencePluginApi, RefusesGraphsThatBreakTheGraphContract) {
+    auto create = symbol<decltype(&hipdnnEnginePluginCreate)>("hipdnnEnginePluginCreate");
+    auto destroy = symbol<decltype(&hipdnnEnginePluginDestroy)>("hipdnnEnginePluginDestroy");
+    auto applicable = symbol<decltype(&hipdnnEnginePluginGetApplicableEngineIds)>(
+        "hipdnnEnginePluginGetApplicableEngineIds");
+    auto lastError = symbol<decltype(&hipdnnPluginGetLastErrorString)>("hipdnnPluginGetLastErrorString");
+    hipdnnEnginePluginHandle_t handle = nullptr;
+    ASSERT_EQ(create(&handle), HIPDNN_PLUGIN_STATUS_SUCCESS);
+
+    const auto expectRefused = [&](const std::vector<uint8_t>& graph, const std::string& message) {
+        int64_t ids[2] = {};
+        uint32_t count = 0;
+        const hipdnnPluginConstData_t data{graph.data(), graph.size()};
+        EXPECT_EQ(applicable(handle, &data, ids, 2, &count), HIPDNN_PLUGIN_STATUS_BAD_PARAM) << message;
+        EXPECT_EQ(count, 0u);
+        const char* reason = nullptr;
+        lastError(&reason);
+        ASSERT_NE(reason, nullptr);
+        EXPECT_NE(std::string(reason).find(message), std::string::npos) << reason;
+    };
+    expectRefused(hipdnn_test_sdk::GraphBuilder("overlap")
+                      .addTensor(1, "x", DataType::FLOAT, {2, 2})
+                      .addTensor(2, "y", DataType::FLOAT, {2, 2}, {0, 0})
+                      .addPointwise("relu", PointwiseMode::RELU_FWD, 1, 2)
+                      .build(),
+                  "output tensor uid 2 'y' has dims [2, 2] strides [0, 0], whose elements overlap");
+    expectRefused(hipdnn_test_sdk::GraphBuilder("unused")
+                      .addTensor(1, "x", DataType::FLOAT, {4})
+                      .addTensor(2, "y", DataType::FLOAT, {4})
+                      .addTensor(3, "spare", DataType::FLOAT, {4})
+                      .addPointwise("relu", PointwiseMode::RELU_FWD, 1, 2)
+                      .build(),
+                  "tensor uid 3 'spare' is not used by any node");
+    expectRefused(hipdnn_test_sdk::GraphBuilder("nothing").build(), "graph 'nothing' has no nodes");
     EXPECT_EQ(destroy(handle), HIPDNN_PLUGIN_STATUS_SUCCESS);
 }
 

@@ -2,7 +2,7 @@
 //
 // Conventions: every function returns a hipdnnStatus_t (except the string getters); a failing
 // call leaves a message naming the problem in the calling thread's last-error buffer
-// (hipdnnGetLastErrorString). Output parameters are untouched on failure. Counts are int64_t
+// (hipdnnGetLastErrorString), and so does an ENGINEHEUR finalize that finds no engine. Output parameters are untouched on failure. Counts are int64_t
 // for descriptor attributes and size_t for byte sizes.
 #ifndef HIPDNN_BACKEND_H
 #define HIPDNN_BACKEND_H
@@ -75,6 +75,12 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendGetAttribute(hipdnnBackendDesc
                                                                int64_t requested_element_count,
                                                                int64_t* element_count,
                                                                void* array_of_elements);
+/// An ENGINEHEUR for which no engine applies finalizes with zero results and leaves the reason
+/// as the calling thread's last error (so it is seen with logging off): "No engine applies to
+/// graph '<name>'", the plugin paths searched with what was found there and the plugins serving
+/// the handle's device, then every engine asked with its reason
+/// (e.g. "...: no engine was asked. Plugins: searched /opt/p (does not exist); no plugin serves
+/// device cpu").
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendFinalize(hipdnnBackendDescriptor_t descriptor);
 /// Runs a finalized execution plan on a finalized variant pack; asynchronous on the handle's
 /// stream for GPU engines, synchronous for CPU engines.

@@ -11,6 +11,7 @@
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -96,6 +97,30 @@ inline std::vector<uint8_t> makeGraph(const GraphOptions& options = {}) {
     builder.Finish(graph.Finish());
     return {builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize()};
 }
+
+// Sets an environment variable for the scope and restores its previous value.
+class ScopedEnvironment {
+public:
+    ScopedEnvironment(const char* name, const std::string& value) : _name(name) {
+        if (const char* previous = std::getenv(name)) {
+            _previous = previous;
+        }
+        setenv(name, value.c_str(), 1);
+    }
+    ~ScopedEnvironment() {
+        if (_previous) {
+            setenv(_name, _previous->c_str(), 1);
+        } else {
+            unsetenv(_name);
+        }
+    }
+    ScopedEnvironment(const ScopedEnvironment&) = delete;
+    ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
+
+private:
+    const char* _name;
+    std::optional<std::string> _previous;
+};
 
 inline std::string lastError() {
     char buffer[HIPDNN_ERROR_STRING_MAX_LENGTH];

@@ -10,27 +10,6 @@ using namespace hipdnn_backend_tests;
 
 namespace {
 
-class ScopedEnvironment {
-public:
-    ScopedEnvironment(const char* name, const std::string& value) : _name(name) {
-        if (const char* previous = std::getenv(name)) {
-            _previous = previous;
-        }
-        setenv(name, value.c_str(), 1);
-    }
-    ~ScopedEnvironment() {
-        if (_previous) {
-            setenv(_name, _previous->c_str(), 1);
-        } else {
-            unsetenv(_name);
-        }
-    }
-
-private:
-    const char* _name;
-    std::optional<std::string> _previous;
-};
-
 std::string canonical(const std::string& path) {
     return std::filesystem::canonical(path).string();
 }

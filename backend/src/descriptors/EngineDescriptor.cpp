@@ -64,9 +64,11 @@ void EngineDescriptor::finalizeDescriptor() {
     const int64_t id = *_engineId;
     const plugin::PluginInstance* instance = _graph->handle->instanceForEngine(id);
     if (instance == nullptr) {
-        throw HipdnnException(HIPDNN_STATUS_NOT_SUPPORTED,
-                              fmt::format("No plugin serving this handle's device provides engine {}",
-                                          hipdnn_data_sdk::utilities::formatEngineIdHex(id)));
+        throw HipdnnException(
+            HIPDNN_STATUS_NOT_SUPPORTED,
+            fmt::format("No plugin serving this handle's device provides engine {}. Plugins: {}",
+                        hipdnn_data_sdk::utilities::formatEngineIdHex(id),
+                        _graph->handle->describePlugins()));
     }
     const hipdnnPluginConstData_t graphData = _graph->data();
     const plugin::ApplicableEngines applicable = instance->applicableEngines(graphData);

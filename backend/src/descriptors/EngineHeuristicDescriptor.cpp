@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/LastError.hpp"
 #include "descriptors/EngineConfigDescriptor.hpp"
 #include "descriptors/EngineDescriptor.hpp"
 #include "descriptors/OperationGraphDescriptor.hpp"
@@ -110,8 +111,19 @@ void EngineHeuristicDescriptor::finalizeDescriptor() {
     _ranked = heuristics::rankEngines(applicableByPlugin, _graph->preferredEngineId);
     _declined = std::move(declined);
     if (_ranked.empty()) {
-        HIPDNN_LOG_WARN("No engine applies to graph '{}'. Declined engines (engine, plugin, reason):\n{}",
-                        _graph->name, _declined.empty() ? std::string("(no engine was asked)\n") : _declined);
+        // Finalize succeeds with zero results; the reason is logged and, for callers running with
+        // logging off, left as the thread's last error.
+        const std::string plugins = _graph->handle->describePlugins();
+        const std::string message =
+            _declined.empty()
+                ? fmt::format("No engine applies to graph '{}': no engine was asked. Plugins: {}",
+                              _graph->name, plugins)
+                : fmt::format(
+                      "No engine applies to graph '{}'. Plugins: {}. Declined engines (engine, plugin, "
+                      "reason):\n{}",
+                      _graph->name, plugins, _declined);
+        HIPDNN_LOG_WARN("{}", message);
+        setLastError(message);
     } else if (!_declined.empty()) {
         HIPDNN_LOG_INFO("Engines that declined graph '{}' (engine, plugin, reason):\n{}", _graph->name,
                         _declined);

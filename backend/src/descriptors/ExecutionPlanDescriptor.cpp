@@ -184,8 +184,9 @@ std::shared_ptr<ExecutionPlanDescriptor> ExecutionPlanDescriptor::deserialize(
     if (instance == nullptr) {
         throw HipdnnException(
             HIPDNN_STATUS_NOT_SUPPORTED,
-            fmt::format("No plugin serving this handle's device provides engine {} of the plan",
-                        hipdnn_data_sdk::utilities::formatEngineIdHex(serialized->engine_id())));
+            fmt::format("No plugin serving this handle's device provides engine {} of the plan. Plugins: {}",
+                        hipdnn_data_sdk::utilities::formatEngineIdHex(serialized->engine_id()),
+                        handle->describePlugins()));
     }
     if (!instance->plugin().supportsPlanSerialization()) {
         throw HipdnnException(

@@ -49,10 +49,12 @@ void HandleState::createPluginHandles() {
         bool succeeded = false;
         hipdnnEnginePluginHandle_t handle = createPluginHandle(*plugin, succeeded);
         if (!succeeded) {
+            _skipped.push_back(plugin->name());
             continue;
         }
         if (handle == nullptr) {
             HIPDNN_LOG_ERROR("Plugin '{}' returned null handle", plugin->name());
+            _skipped.push_back(plugin->name());
             continue;
         }
         const bool collides =
@@ -65,6 +67,7 @@ void HandleState::createPluginHandles() {
                 "        Ensure all plugins are built with -fvisibility=hidden.",
                 plugin->name());
             plugin->api().destroy(handle);
+            _skipped.push_back(plugin->name());
             continue;
         }
         auto instance = std::make_unique<PluginInstance>(plugin, handle);
@@ -72,6 +75,7 @@ void HandleState::createPluginHandles() {
             instance->setStream(_stream);
         } catch (const std::exception& error) {
             HIPDNN_LOG_ERROR("Skipping plugin '{}': {}", plugin->name(), error.what());
+            _skipped.push_back(plugin->name());
             continue;
         }
         for (int64_t id : plugin->engineIds()) {
@@ -86,6 +90,24 @@ void HandleState::setStream(hipdnnStream_t stream) {
         instance->setStream(stream);
     }
     _stream = stream;
+}
+
+std::string HandleState::describePlugins() const {
+    const std::string device =
+        _device == HIPDNN_DEVICE_TYPE_CPU_EXT ? std::string("cpu") : "gpu:" + std::to_string(_ordinal);
+    std::string text = _pluginSet->describeSearch() + "; ";
+    if (_instances.empty()) {
+        text += "no plugin serves device " + device;
+    } else {
+        text += "plugins serving device " + device + ": ";
+        for (size_t index = 0; index < _instances.size(); ++index) {
+            text += (index > 0 ? ", " : "") + _instances[index]->plugin().name();
+        }
+    }
+    for (const std::string& name : _skipped) {
+        text += "; plugin '" + name + "' was skipped: its handle could not be created";
+    }
+    return text;
 }
 
 const PluginInstance* HandleState::instanceForEngine(int64_t engineId) const noexcept {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -32,6 +33,10 @@ public:
     // The instance providing `engineId`, or null.
     const PluginInstance* instanceForEngine(int64_t engineId) const noexcept;
 
+    // The paths searched, what was found there and which plugins serve this handle's device,
+    // e.g. "searched /opt/plugins (does not exist); no plugin serves device cpu".
+    std::string describePlugins() const;
+
 private:
     void createPluginHandles();
 
@@ -42,6 +47,8 @@ private:
     std::shared_ptr<PluginSet> _pluginSet;
     std::vector<std::unique_ptr<PluginInstance>> _instances;
     std::unordered_map<int64_t, const PluginInstance*> _engineOwners;
+    // Plugins serving the device that were skipped at handle creation.
+    std::vector<std::string> _skipped;
 };
 
 }  // namespace hipdnn_backend::plugin

@@ -1,5 +1,6 @@
 #include "plugin/PluginSet.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
@@ -8,14 +9,15 @@
 
 namespace hipdnn_backend::plugin {
 
-PluginSet::PluginSet(const std::vector<std::filesystem::path>& files) {
+PluginSet::PluginSet(PluginSearch search) : _search(std::move(search)) {
     std::map<int64_t, const EnginePlugin*> owners;
-    for (const std::filesystem::path& file : files) {
+    for (const std::filesystem::path& file : _search.files) {
         std::shared_ptr<EnginePlugin> plugin;
         try {
             plugin = std::make_shared<EnginePlugin>(file);
         } catch (const std::exception& error) {
             HIPDNN_LOG_ERROR("Error loading plugin from [{}]: {}", file.string(), error.what());
+            _rejected.emplace(file, error.what());
             continue;
         }
         const std::vector<int64_t> reported = plugin->engineIds();
@@ -37,6 +39,45 @@ PluginSet::PluginSet(const std::vector<std::filesystem::path>& files) {
                         plugin->engineIds().size(), file.string());
         _plugins.push_back(std::move(plugin));
     }
+}
+
+std::string PluginSet::describeSearch() const {
+    if (_search.searched.empty()) {
+        return "no plugin path was searched";
+    }
+    // "[<label>: ]<plugin>, <device>" or "[<label> ]failed to load: <reason>"; the label is the
+    // file name inside a searched directory, empty for a file searched by path.
+    auto describeFile = [this](const std::filesystem::path& file, const std::string& label) {
+        if (auto rejected = _rejected.find(file); rejected != _rejected.end()) {
+            return (label.empty() ? label : label + " ") + "failed to load: " + rejected->second;
+        }
+        const auto plugin = std::find_if(_plugins.begin(), _plugins.end(),
+                                         [&file](const auto& loaded) { return loaded->path() == file; });
+        if (plugin == _plugins.end()) {
+            return (label.empty() ? label : label + ": ") + "not loaded";
+        }
+        const std::string device = (*plugin)->deviceType() == HIPDNN_DEVICE_TYPE_CPU_EXT ? "cpu" : "gpu";
+        return (label.empty() ? label : label + ": ") + (*plugin)->name() + ", " + device;
+    };
+    std::string text = "searched ";
+    for (size_t index = 0; index < _search.searched.size(); ++index) {
+        const SearchedPath& searched = _search.searched[index];
+        text += (index > 0 ? ", " : "") + searched.path.string() + " (";
+        if (!searched.problem.empty()) {
+            text += searched.problem;
+        } else if (!searched.directory) {
+            text += describeFile(searched.files.front(), "");
+        } else if (searched.files.empty()) {
+            text += "no .so files";
+        } else {
+            for (size_t fileIndex = 0; fileIndex < searched.files.size(); ++fileIndex) {
+                const std::filesystem::path& file = searched.files[fileIndex];
+                text += (fileIndex > 0 ? "; " : "") + describeFile(file, file.filename().string());
+            }
+        }
+        text += ")";
+    }
+    return text;
 }
 
 PluginSet::~PluginSet() {

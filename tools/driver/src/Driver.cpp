@@ -36,17 +36,25 @@ void printHeader(Session& session, const CommonOptions& options, std::ostream& o
     if (options.run != RunMode::Correctness) {
         const Ceilings& ceilings = session.ceilings();
         out << std::setprecision(4);
-        if (ceilings.peakFlops) {
-            out << "  peak " << *ceilings.peakFlops / 1e9 << " GFLOP/s fp32 (" << ceilings.peakMethod
+        for (const auto& [kind, peak] : ceilings.peaks) {
+            out << "  peak " << mathKindName(kind) << " " << peak.flops / 1e12 << " TFLOP/s (" << peak.method
                 << ")\n";
         }
-        if (ceilings.bandwidth) {
-            out << "  memory bandwidth " << *ceilings.bandwidth / 1e9 << " GB/s (" << ceilings.bandwidthMethod
-                << ")\n";
+        if (!ceilings.bandwidths.empty()) {
+            out << "  memory bandwidth";
+            const char* separator = " ";
+            for (const auto& sample : ceilings.bandwidths) {
+                out << separator << sample.bytesPerSecond / 1e9 << " GB/s within "
+                    << sample.workingSetBytes / (1 << 20) << " MiB";
+                separator = ", ";
+            }
+            out << " (" << ceilings.bandwidthMethod << ")\n";
         }
-        out << "  floor = max(flops / peak, bytes / bandwidth); timing: warm-up " << options.warmup << ", "
-            << options.iterations << " timed runs (" << (session.isGpu() ? "CUDA events" : "steady clock")
-            << "; CPU_REFERENCE_ENGINE: at most " << kReferenceTimeBudgetMs / 1000.0 << " s of runs)\n";
+        out << "  floor = max(sum of flops / peak of their math, bytes / bandwidth of their working set); "
+               "math without a peak of its own runs at the fp32 peak; timing: warm-up "
+            << options.warmup << ", " << options.iterations << " timed runs ("
+            << (session.isGpu() ? "CUDA events" : "steady clock") << "; CPU_REFERENCE_ENGINE: at most "
+            << kReferenceTimeBudgetMs / 1000.0 << " s of runs)\n";
         out << std::setprecision(6);
     }
     out << "\n";
@@ -74,8 +82,17 @@ int runJobs(Session& session, std::vector<Job> jobs, std::vector<Result> preResu
     size_t total = preResults.size();
     for (auto& job : jobs) {
         const size_t index = plans.size() + preResults.size();
-        plans.push_back(runner.plan(index, std::move(job)));
-        total += plans.back().engines.size() + plans.back().notRun.size();
+        JobPlan plan = runner.plan(index, std::move(job));
+        if (plan.job.optional && plan.engines.empty()) {
+            out << "not run on " << session.deviceDescription()
+                << " (no engine takes it): " << plan.job.problem.label << "\n";
+            for (const auto& result : plan.notRun) {
+                out << "    " << result.engine << ": " << result.message << "\n";
+            }
+            continue;
+        }
+        total += plan.engines.size() + plan.notRun.size();
+        plans.push_back(std::move(plan));
     }
     Progress progress(total, total > 1);
     size_t position = 0;
@@ -151,8 +168,9 @@ int runInvocation(const Invocation& invocation, std::ostream& out) {
             if (options.engine.empty()) {
                 options.engine = "all";
             }
-            for (auto& problem : demoProblems(std::get<DemoCaseSpec>(invocation.problem).name)) {
-                jobs.push_back({std::move(problem), options});
+            for (auto& demo : demoProblems({session.isGpu(), cpuHasBf16Math()},
+                                           std::get<DemoCaseSpec>(invocation.problem))) {
+                jobs.push_back({std::move(demo.problem), options, demo.optional});
             }
             break;
         case Command::Problem:

@@ -59,24 +59,63 @@ int rankOf(ToleranceOp op) {
 
 }  // namespace
 
-double graphFlops(const GraphWrapper& graph) {
-    double flops = 0.0;
+namespace {
+
+// The math a multiply-add on operands of `type` runs in.
+MathKind mathKindOf(fbs::DataType type, bool tf32Allowed) {
+    switch (type) {
+        case fbs::DataType::HALF:
+            return MathKind::Fp16;
+        case fbs::DataType::BFLOAT16:
+            return MathKind::Bf16;
+        case fbs::DataType::FP8_E4M3:
+        case fbs::DataType::FP8_E5M2:
+        case fbs::DataType::FP8_E4M3_FNUZ:
+        case fbs::DataType::FP8_E5M2_FNUZ:
+            return MathKind::Fp8;
+        case fbs::DataType::INT8:
+        case fbs::DataType::UINT8:
+            return MathKind::Int8;
+        case fbs::DataType::FLOAT:
+            return tf32Allowed ? MathKind::Tf32 : MathKind::Fp32;
+        default:
+            return MathKind::Fp32;
+    }
+}
+
+}  // namespace
+
+std::map<MathKind, double> graphFlopsByMath(const GraphWrapper& graph, bool tf32Allowed) {
+    std::map<MathKind, double> flops;
+    auto add = [&](int64_t operandUid, double count) {
+        flops[mathKindOf(graph.tensor(operandUid).data_type(), tf32Allowed)] += count;
+    };
     for (size_t index = 0; index < graph.nodeCount(); ++index) {
         const auto node = graph.node(index);
         if (const auto* conv = node.attributesAs<fbs::ConvolutionFwdAttributes>()) {
-            flops += 2.0 * elements(graph, conv->y_tensor_uid()) * filterTerms(graph, conv->w_tensor_uid());
+            add(conv->x_tensor_uid(),
+                2.0 * elements(graph, conv->y_tensor_uid()) * filterTerms(graph, conv->w_tensor_uid()));
         } else if (const auto* dgrad = node.attributesAs<fbs::ConvolutionBwdAttributes>()) {
-            flops +=
-                2.0 * elements(graph, dgrad->dy_tensor_uid()) * filterTerms(graph, dgrad->w_tensor_uid());
+            add(dgrad->dy_tensor_uid(),
+                2.0 * elements(graph, dgrad->dy_tensor_uid()) * filterTerms(graph, dgrad->w_tensor_uid()));
         } else if (const auto* wgrad = node.attributesAs<fbs::ConvolutionWrwAttributes>()) {
-            flops +=
-                2.0 * elements(graph, wgrad->dy_tensor_uid()) * filterTerms(graph, wgrad->dw_tensor_uid());
+            add(wgrad->dy_tensor_uid(),
+                2.0 * elements(graph, wgrad->dy_tensor_uid()) * filterTerms(graph, wgrad->dw_tensor_uid()));
         } else if (const auto* matmul = node.attributesAs<fbs::MatmulAttributes>()) {
             const auto a = dimsOf(graph, matmul->a_tensor_uid());
-            flops += 2.0 * elements(graph, matmul->c_tensor_uid()) * static_cast<double>(a.back());
+            add(matmul->a_tensor_uid(),
+                2.0 * elements(graph, matmul->c_tensor_uid()) * static_cast<double>(a.back()));
         }
     }
     return flops;
+}
+
+double graphFlops(const GraphWrapper& graph) {
+    double total = 0.0;
+    for (const auto& [kind, count] : graphFlopsByMath(graph, false)) {
+        total += count;
+    }
+    return total;
 }
 
 double graphBytes(const GraphWrapper& graph) {

@@ -9,6 +9,8 @@
 #include <hipdnn_flatbuffers_sdk/data_objects/operations_generated.h>
 #include <CLI/CLI.hpp>
 
+#include "Demo.hpp"
+
 namespace hipdnn_driver {
 namespace {
 
@@ -64,6 +66,8 @@ struct ParseState {
     PoolSpec pool;
     GraphSpec graph;
     DemoCaseSpec demoCase;
+    std::string demoDataType;  // empty: the device's own
+    std::string demoLayout;
     std::string run = "both";
     std::string dataType = "fp32";
     std::string layout = "NCHW";
@@ -313,8 +317,11 @@ void addOtherCommands(CLI::App& app, ParseState& state) {
     state.demoApp = app.add_subcommand("demo", "the README demo: four graphs on every engine of the device");
     state.demoApp->fallthrough();
     state.demoApp->add_option("--case", state.demoCase.name, "run one demo graph only")
-        ->check(
-            CLI::IsMember({"resnet50-bottleneck", "conv-bias-relu-add", "bn-training", "matmul-bias-gelu"}));
+        ->check(CLI::IsMember(demoCaseNames()));
+    state.demoApp->add_option("--dtype", state.demoDataType, "fp32 | fp16 | bf16 (default: the device's own)")
+        ->check(CLI::IsMember(keysOf(kDataTypes)));
+    state.demoApp->add_option("--layout", state.demoLayout, "NCHW | NHWC (default: the device's own)")
+        ->check(CLI::IsMember({"NCHW", "NHWC"}, CLI::ignore_case));
 
     state.listApp = app.add_subcommand("list", "loaded plugins, engines, knobs and the handle's device");
     state.listApp->fallthrough();
@@ -440,7 +447,14 @@ Invocation finish(ParseState& state) {
         invocation.command = Command::Batch;
     } else if (state.demoApp->parsed()) {
         invocation.command = Command::Demo;
-        invocation.problem = state.demoCase;
+        DemoCaseSpec spec = state.demoCase;
+        if (!state.demoDataType.empty()) {
+            spec.dataType = kDataTypes.at(state.demoDataType);
+        }
+        if (!state.demoLayout.empty()) {
+            spec.layout = layoutOf(state.demoLayout);
+        }
+        invocation.problem = spec;
     } else if (state.listApp->parsed()) {
         invocation.command = Command::List;
     } else {

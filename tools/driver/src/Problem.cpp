@@ -69,7 +69,17 @@ std::vector<std::string> commandWordsFor(const ProblemSpec& spec) {
             return words;
         }
         std::vector<std::string> operator()(const DemoCaseSpec& s) const {
-            return {"demo", "--case", s.name};
+            std::vector<std::string> words{"demo"};
+            if (!s.name.empty()) {
+                words.insert(words.end(), {"--case", s.name});
+            }
+            if (s.dataType) {
+                words.insert(words.end(), {"--dtype", dataTypeFlag(*s.dataType)});
+            }
+            if (s.layout) {
+                words.insert(words.end(), {"--layout", detail::layoutName(*s.layout, 4)});
+            }
+            return words;
         }
     };
     return std::visit(Words{}, spec);

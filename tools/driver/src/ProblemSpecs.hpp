@@ -90,9 +90,12 @@ struct GraphSpec {
     std::optional<std::filesystem::path> inputsDir;
 };
 
-// One of the demo's graphs (demo --case NAME).
+// The demo's graphs (demo [--case NAME] [--dtype T] [--layout L]): every case in the device's
+// natural types, or the ones named.
 struct DemoCaseSpec {
-    std::string name;
+    std::string name;  // empty: every case
+    std::optional<DataType> dataType;
+    std::optional<Layout> layout;
 };
 
 using ProblemSpec =

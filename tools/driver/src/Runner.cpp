@@ -74,6 +74,16 @@ std::vector<fe::KnobSetting> parseKnobs(const std::vector<std::string>& knobs) {
     return settings;
 }
 
+// Whether a knob lets the engine round fp32 operands to TF32 (cuDNN's cudnn.allow_tf32=1): the
+// floor of fp32 math is then the TF32 peak.
+bool allowsTf32(const std::vector<std::string>& knobs) {
+    return std::any_of(knobs.begin(), knobs.end(), [](const std::string& knob) {
+        const auto equals = knob.find('=');
+        return equals != std::string::npos && knob.substr(0, equals).ends_with("allow_tf32") &&
+               knob.substr(equals + 1) == "1";
+    });
+}
+
 std::unique_ptr<fe::graph::Graph> buildPlan(hipdnnHandle_t handle, const std::vector<uint8_t>& bytes,
                                             const std::string& engine,
                                             const std::vector<std::string>& knobs) {
@@ -295,6 +305,7 @@ std::vector<Result> Runner::run(const JobPlan& plan, Progress& progress, size_t&
 
     const GraphWrapper graph(job.problem.graph.data(), job.problem.graph.size());
     const double flops = graphFlops(graph);
+    const auto flopsByMath = graphFlopsByMath(graph, allowsTf32(options.knobs));
     const double bytes = graphBytes(graph);
     const uint32_t seed = options.seed.value_or(hipdnn_test_sdk::globalTestSeed());
     std::vector<HostTensor> inputs;
@@ -386,7 +397,7 @@ std::vector<Result> Runner::run(const JobPlan& plan, Progress& progress, size_t&
                     samples = timeRuns(onGpu, options.warmup, options.iterations, execute);
                 }
                 result.timing = summarize(samples);
-                result.floorMs = floorMilliseconds(*ceilings, flops, bytes);
+                result.floorMs = floorMilliseconds(*ceilings, flopsByMath, bytes);
                 if (!wantsCorrectness(options.run)) {
                     result.status = Status::Timed;
                 }

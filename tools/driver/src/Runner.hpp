@@ -20,6 +20,8 @@ namespace hipdnn_driver {
 struct Job {
     Problem problem;
     CommonOptions options;
+    // Left out, with a note naming the declining engines' reasons, when no engine takes it.
+    bool optional = false;
 };
 
 // The engines a job runs on, decided before anything runs so that progress knows the total.

@@ -57,7 +57,7 @@ TEST(Reproducer, EveryRecognizedKindRebuildsTheSameGraph) {
 }
 
 TEST(Reproducer, OtherGraphsBecomeGraphFile) {
-    const Problem bottleneck = makeDemoCaseProblem(DemoCaseSpec{"resnet50-bottleneck"});
+    const Problem bottleneck = makeDemoCaseProblem(DemoCaseSpec{"resnet50-bottleneck", std::nullopt, std::nullopt});
     EXPECT_FALSE(recognizeGraph(bottleneck.graph));
     EXPECT_EQ(driverCommandForGraph(bottleneck.graph, "/tmp/graph_0123.json", "CPU_REFERENCE_ENGINE"),
               "hipdnn-driver graph /tmp/graph_0123.json --engine CPU_REFERENCE_ENGINE");

@@ -94,7 +94,10 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendExecute(hipdnnHandle_t handle,
 /// The buffer is verified and the graph contract checked; the bytes are copied.
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendCreateAndDeserializeGraph_ext(
     hipdnnBackendDescriptor_t* descriptor, const uint8_t* serialized_graph, size_t graph_byte_size);
-/// Same from the JSON form of the graph.
+/// Same from the JSON form of the graph: json_byte_size bytes holding one JSON document, with
+/// nothing after it but whitespace or a single NUL terminator (the size
+/// hipdnnBackendGetSerializedJsonGraph_ext reports counts one). Any other NUL, inside the
+/// document or after it, is HIPDNN_STATUS_BAD_PARAM giving its offset.
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendCreateAndDeserializeJsonGraph_ext(
     hipdnnBackendDescriptor_t* descriptor, const char* json_graph, size_t json_byte_size);
 /// Two-call: a null buffer or too small a requested size writes only *byte_size.

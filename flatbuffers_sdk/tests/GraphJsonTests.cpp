@@ -36,6 +36,21 @@ TEST(GraphJson, OutputIsStrictJsonWithEnumNames) {
                             HasSubstr("\"conv_mode\": \"CROSS_CORRELATION\"")));
 }
 
+TEST(GraphJson, OnlyASingleTrailingNulTerminatorMayFollowTheDocument) {
+    const auto bytes = convAddReluGraph().build();
+    const std::string json = graphToJson(bytes.data(), bytes.size());
+    EXPECT_EQ(graphFromJson(json + std::string(1, '\0')), graphFromJson(json));
+    const std::string garbage = json + std::string(1, '\0') + "garbage";
+    EXPECT_THAT([&] { graphFromJson(garbage); },
+                ThrowsMessage<GraphError>(HasSubstr("byte " + std::to_string(json.size()) + " of " +
+                                                    std::to_string(garbage.size()) + " is a NUL")));
+    std::string inner = json;
+    inner[1] = '\0';
+    EXPECT_THAT(
+        [&] { graphFromJson(inner); },
+        ThrowsMessage<GraphError>(HasSubstr("byte 1 of " + std::to_string(inner.size()) + " is a NUL")));
+}
+
 TEST(GraphJson, MalformedJsonNamesTheParserError) {
     EXPECT_THAT([] { graphFromJson("{ \"name\": \"g\", "); },
                 ThrowsMessage<GraphError>(HasSubstr("invalid Graph JSON")));

@@ -176,9 +176,19 @@ inline std::string tableToJson(const void* data, size_t size, std::string_view r
 }
 
 // Parses JSON whose root is the named table into a FlatBuffer; throws FlatbufferError with
-// the parser's message (line and column) on malformed input.
+// the parser's message (line and column) on malformed input. `json` holds one document and
+// nothing after it but whitespace, or one NUL terminator (a C string's, counted in the size);
+// any other NUL is an error giving its offset (the parser would stop there and ignore the rest).
 inline std::vector<uint8_t> tableFromJson(std::string_view json, std::string_view rootTypeName) {
     detail::jsonRootType(rootTypeName);
+    if (const size_t nul = json.find('\0'); nul != std::string_view::npos) {
+        if (nul + 1 != json.size()) {
+            throw FlatbufferError("invalid " + std::string(rootTypeName) + " JSON: byte " +
+                                  std::to_string(nul) + " of " + std::to_string(json.size()) +
+                                  " is a NUL; only a single NUL terminator may follow the JSON document");
+        }
+        json.remove_suffix(1);
+    }
     const auto parser = detail::makeParser(rootTypeName);
     const std::string text(json);  // the parser needs a terminated string
     if (!parser->ParseJson(text.c_str())) {

@@ -2,7 +2,8 @@
 # Runs on the GPU machine (called by the `run` command that scripts/gpu/run_gpu_suite.sh prints),
 # from the repository root of the copied working tree, with the carried build directory.
 #   scripts/gpu/remote.sh <build dir relative to the repo root> <absolute repo root it was built in>
-# HIPDNN_GPU_TESTS, HIPDNN_GPU_RUN_914 and HIPDNN_GPU_BENCH (each default 1) select the parts.
+# HIPDNN_GPU_TESTS, HIPDNN_GPU_RUN_914, HIPDNN_GPU_DEMO, HIPDNN_GPU_SANITIZE and HIPDNN_GPU_BENCH
+# (each default 1) select the parts.
 # Puts the venv's cuDNN 9.19 first on the library path (the system has 9.14), runs
 # `ctest -L gpu` and the GPU benchmarks (ours with default and with timed plan choice, and
 # PyTorch's), and writes logs into $OUT.
@@ -43,6 +44,27 @@ if [ "${HIPDNN_GPU_RUN_914:-1}" = 1 ]; then
         > "$out/ctest_gpu_cudnn914.log" 2>&1
     echo "ctest (cuDNN 9.14) exit $?" >> "$out/ctest_gpu_cudnn914.log"
     tail -3 "$out/ctest_gpu_cudnn914.log"
+fi
+
+# The README's main job on the GPU: must exit 0 with every graph PASSED on a GPU engine.
+if [ "${HIPDNN_GPU_DEMO:-1}" = 1 ] && [ -x ./bin/hipdnn-driver ]; then
+    ./bin/hipdnn-driver demo --json "$out/demo_gpu.json" > "$out/demo_gpu.log" 2>&1
+    echo "hipdnn-driver demo exit $?" >> "$out/demo_gpu.log"
+    tail -2 "$out/demo_gpu.log"
+fi
+
+# compute-sanitizer's memcheck, racecheck and synccheck over the GPU plugins' Smoke suites: each
+# log ends with the tool's error summary.
+if [ "${HIPDNN_GPU_SANITIZE:-1}" = 1 ]; then
+    for tool in memcheck racecheck synccheck; do
+        for suite in "hipdnn_cudnn_unit_tests" "hipdnn_cudnn_integration_tests --gtest_filter=*Smoke*"; do
+            # shellcheck disable=SC2086 # the suite's arguments split on purpose
+            timeout 400 compute-sanitizer --tool "$tool" --error-exitcode 99 ./bin/$suite \
+                >> "$out/sanitizer_$tool.log" 2>&1
+            echo "compute-sanitizer --tool $tool $suite exit $?" >> "$out/sanitizer_$tool.log"
+        done
+        grep -E "ERROR SUMMARY|exit [0-9]" "$out/sanitizer_$tool.log"
+    done
 fi
 
 if [ "${HIPDNN_GPU_BENCH:-1}" = 1 ]; then

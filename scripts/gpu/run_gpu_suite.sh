@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds here, into the git-ignored build-gpu/, everything a GPU run needs (the backend, the CPU
-# reference and cuDNN plugins, the GPU tests, the GPU benchmark), strips the binaries and
+# reference and cuDNN plugins, the GPU tests, the GPU benchmark, hipdnn-driver), strips the binaries and
 # prints the `run` invocation (device tool) that carries build-gpu to the GPU machine and calls
 # scripts/gpu/remote.sh there.
 #   scripts/gpu/run_gpu_suite.sh [build dir, default build-gpu]
@@ -9,9 +9,11 @@ root=$(cd "$(dirname "$0")/../.." && pwd -P)
 build_dir=${1:-build-gpu}
 cd "$root"
 cmake -G Ninja -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DHIPDNN_BUILD_CPU_PLUGINS=ON \
-    -DHIPDNN_BUILD_TOOLS=OFF -DHIPDNN_BUILD_SAMPLES=OFF -DHIPDNN_BUILD_BENCH=OFF
+    -DHIPDNN_BUILD_SAMPLES=OFF -DHIPDNN_BUILD_BENCH=OFF
 ninja -C "$build_dir" -j"${HIPDNN_BUILD_JOBS:-2}" hipdnn_backend cpu_reference hipdnn_plugin_cudnn \
-    hipdnn_cudnn_unit_tests hipdnn_cudnn_integration_tests hipdnn_cudnn_bench
+    hipdnn_cudnn_unit_tests hipdnn_cudnn_integration_tests hipdnn_cudnn_bench hipdnn-driver
+# The oneDNN plugin cannot load on the GPU machine (no libdnnl there): it stays behind.
+rm -f "$build_dir"/lib/hipdnn_plugins/engines/libhipdnn_plugin_onednn.so
 # Non-system shared libraries the binaries need (the GPU machine has no FlatBuffers) travel too.
 mkdir -p "$build_dir/lib/carried"
 ldd "$build_dir/lib/libhipdnn_backend.so" | awk '/libflatbuffers/ {print $3}' | xargs -r -I{} cp -L {} "$build_dir/lib/carried/"
@@ -22,6 +24,7 @@ du -sh "$build_dir"
 cat <<RUN
 Run on the GPU machine with the device tool:
   run(command: "bash scripts/gpu/remote.sh $build_dir $root", carry: ["$build_dir"], timeout_s: 600)
-Logs come back under \$OUT: machine.txt, ctest_gpu.log, ctest_gpu_cudnn914.log, bench_hipdnn.log,
-bench_pytorch.log, bench_compare.md, bench_hipdnn_tuned.log, bench_compare_tuned.md.
+Logs come back under \$OUT: machine.txt, ctest_gpu.log, ctest_gpu_cudnn914.log, demo_gpu.log and
+demo_gpu.json, sanitizer_{memcheck,racecheck,synccheck}.log, bench_hipdnn.log, bench_pytorch.log,
+bench_compare.md, bench_hipdnn_tuned.log, bench_compare_tuned.md.
 RUN

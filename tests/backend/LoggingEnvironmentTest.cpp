@@ -14,6 +14,7 @@ namespace {
 
 const bool kEnvironmentSet = [] {
     const fs::path directory(HIPDNN_TEST_LOG_DIR);
+    fs::create_directories(directory);  // the backend never creates the log file's directory
     setenv("HIPDNN_LOG_LEVEL", " Info ", 1);
     setenv("HIPDNN_LOG_FILE", (directory / "backend.log").c_str(), 1);
     setenv("HIPDNN_LOG_GRAPH_DIR", (directory / "graphs").c_str(), 1);

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -12,7 +15,7 @@
 #include <vector>
 
 #include <spdlog/logger.h>
-#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <hipdnn_data_sdk/logging/LogLevel.hpp>
 
@@ -171,6 +174,27 @@ private:
     std::thread _worker;
 };
 
+// Appends formatted lines to a FILE* it owns. spdlog's basic_file_sink would create the
+// file's missing parent directories, which HIPDNN_LOG_FILE must never do.
+class AppendFileSink final : public spdlog::sinks::base_sink<std::mutex> {
+public:
+    explicit AppendFileSink(std::FILE* file) : _file(file) {}
+    ~AppendFileSink() override { std::fclose(_file); }
+    AppendFileSink(const AppendFileSink&) = delete;
+    AppendFileSink& operator=(const AppendFileSink&) = delete;
+
+protected:
+    void sink_it_(const spdlog::details::log_msg& message) override {
+        spdlog::memory_buf_t formatted;
+        formatter_->format(message, formatted);
+        std::fwrite(formatted.data(), 1, formatted.size(), _file);
+    }
+    void flush_() override { std::fflush(_file); }
+
+private:
+    std::FILE* _file;
+};
+
 spdlog::level::level_enum toSpdlogLevel(hipdnnSeverity_t severity) {
     switch (severity) {
         case HIPDNN_SEV_INFO:
@@ -223,20 +247,31 @@ public:
 
 private:
     // The sink opens on the first emitted message so that a disabled logger never touches
-    // HIPDNN_LOG_FILE.
+    // HIPDNN_LOG_FILE. The file is opened for appending (created when missing, its directory
+    // never); when that fails the lines go to stderr, after one line saying why.
     spdlog::logger& sinkLocked() {
         if (!_sink) {
             spdlog::sink_ptr sink;
+            std::string fallbackReason;
             const char* file = std::getenv("HIPDNN_LOG_FILE");
             if (file != nullptr && *file != '\0') {
-                sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(file, /*truncate=*/false);
-            } else {
+                if (std::FILE* stream = std::fopen(file, "ae")) {
+                    sink = std::make_shared<AppendFileSink>(stream);
+                } else {
+                    fallbackReason = fmt::format("Cannot open HIPDNN_LOG_FILE [{}]: {}; logging to stderr",
+                                                 file, std::strerror(errno));
+                }
+            }
+            if (!sink) {
                 sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
             }
             _sink = std::make_unique<spdlog::logger>("hipdnn_backend", std::move(sink));
             _sink->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [tid %t] [%l] %v");
             _sink->set_level(spdlog::level::trace);
             _sink->flush_on(spdlog::level::trace);
+            if (!fallbackReason.empty()) {
+                _sink->log(spdlog::level::err, fallbackReason);
+            }
         }
         return *_sink;
     }

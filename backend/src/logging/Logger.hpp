@@ -1,5 +1,6 @@
-// The backend's logger: one global level, a spdlog sink (HIPDNN_LOG_FILE, appended, or stderr)
-// and user callbacks. Costs one atomic load per call site when the level filters the message
+// The backend's logger: one global level, a spdlog sink (HIPDNN_LOG_FILE, appended, or stderr;
+// a file that cannot be opened — its directory is never created — falls back to stderr after
+// one line saying why) and user callbacks. Costs one atomic load per call site when the level filters the message
 // out: HIPDNN_LOG_* macros format only enabled messages.
 #pragma once
 

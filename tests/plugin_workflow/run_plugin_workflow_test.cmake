@@ -1,5 +1,6 @@
 # cmake -DBUILD_DIR=<hipdnn build> -DWORK_DIR=<scratch> -DEXAMPLE_SOURCE_DIR=<samples/example_engine_plugin>
-#       [-DCXX_COMPILER=<c++>] [-DMAKE_PROGRAM=<ninja>] [-DNM=<nm>] -P run_plugin_workflow_test.cmake
+#       [-DCXX_COMPILER=<c++>] [-DMAKE_PROGRAM=<ninja>] [-DNM=<nm>] [-DSANITIZER_FLAGS=<flags>]
+#       -P run_plugin_workflow_test.cmake
 #
 # Proves, step by step, what docs/PluginDevelopment.md promises a plugin author:
 #  1. cmake --install of the whole build into <scratch>/prefix (a fresh prefix)
@@ -15,7 +16,8 @@
 #  6. cmake --install puts the plugin in <prefix>/lib/hipdnn_plugins/engines, where the backend
 #     loads it by default; the installed file passes the nm check too
 #  7. each troubleshooting case, loaded next to the good plugin with HIPDNN_LOG_LEVEL and
-#     HIPDNN_LOG_FILE set, logs the guide's message while the good plugin keeps serving
+#     HIPDNN_LOG_FILE set, logs the guide's message while the good plugin keeps serving (the
+#     collision case collides only where the compiler emits STB_GNU_UNIQUE symbols: GCC, not clang)
 cmake_minimum_required(VERSION 3.25)
 
 foreach(required BUILD_DIR WORK_DIR EXAMPLE_SOURCE_DIR)
@@ -86,6 +88,11 @@ if(CXX_COMPILER)
 endif()
 if(MAKE_PROGRAM)
     list(APPEND configure_args -DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM})
+endif()
+if(SANITIZER_FLAGS)
+    # A sanitized hipDNN leaves the sanitizer runtime to the executables: build the example alike.
+    list(APPEND configure_args -DCMAKE_CXX_FLAGS=${SANITIZER_FLAGS} -DCMAKE_EXE_LINKER_FLAGS=${SANITIZER_FLAGS}
+                               -DCMAKE_SHARED_LINKER_FLAGS=${SANITIZER_FLAGS})
 endif()
 run_step("example configure" COMMAND ${CMAKE_COMMAND} ${configure_args})
 
@@ -162,6 +169,17 @@ if(leaked EQUAL 0)
                         "the nm check would not tell it from a correct build")
 endif()
 message(STATUS "plugin_workflow: the default-visibility collision plugin exports ${leaked} other symbols")
+# The collision needs the plugin's function-local static (processWideState()'s) to be a
+# STB_GNU_UNIQUE symbol (`u`), which GCC emits and clang never does: built with clang, the two
+# copies load side by side.
+list(FILTER collision_symbols INCLUDE REGEX "^u .*processWideState")
+if(collision_symbols)
+    set(collision_expected ON)
+    message(STATUS "plugin_workflow: the collision plugin's state is STB_GNU_UNIQUE: the copies collide")
+else()
+    set(collision_expected OFF)
+    message(STATUS "plugin_workflow: the collision plugin's state is not STB_GNU_UNIQUE: the copies do not collide")
+endif()
 
 # ---- 5. loading before installation ------------------------------------------------------------
 # HIPDNN_PLUGIN_DIR replaces the default folder: the CPU reference plugin of the prefix is ignored.
@@ -239,11 +257,17 @@ troubleshoot(throwing_handle
 troubleshoot(null_handle
     LOADER_ARGS --expect-no-engine EXAMPLE_NULL_HANDLE_ENGINE
     EXPECT "Plugin 'example_null_handle_plugin' returned null handle")
-troubleshoot(collision
-    LOADER_ARGS --expect-engine EXAMPLE_COLLISION_A_ENGINE --expect-no-engine EXAMPLE_COLLISION_B_ENGINE
-    EXPECT "Plugin 'example_collision_b_plugin' returned a handle that collides with another plugin."
-           "This may indicate a symbol collision between plugins."
-           "Ensure all plugins are built with -fvisibility=hidden.")
+if(collision_expected)
+    troubleshoot(collision
+        LOADER_ARGS --expect-engine EXAMPLE_COLLISION_A_ENGINE --expect-no-engine EXAMPLE_COLLISION_B_ENGINE
+        EXPECT "Plugin 'example_collision_b_plugin' returned a handle that collides with another plugin."
+               "This may indicate a symbol collision between plugins."
+               "Ensure all plugins are built with -fvisibility=hidden.")
+else()
+    troubleshoot(collision
+        LOADER_ARGS --expect-engine EXAMPLE_COLLISION_A_ENGINE --expect-engine EXAMPLE_COLLISION_B_ENGINE
+        REJECT "collides")
+endif()
 # The guide's hint: a colliding plugin loads fine in isolation.
 troubleshoot(collision_b_alone PATH ${troubleshooting_dir}/collision/libexample_collision_b_plugin.so
     LOADER_ARGS --expect-engine EXAMPLE_COLLISION_B_ENGINE

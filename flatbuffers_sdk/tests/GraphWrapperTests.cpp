@@ -391,5 +391,116 @@ TEST(GraphWrapper, AcceptsOutputsInPermutedPaddedAndUnitDimLayouts) {
     }
 }
 
+// Batch norm training with pass-by-value epsilon and momentum (running statistics on).
+std::vector<uint8_t> batchnormTraining(float epsilon, float momentum) {
+    TestGraph graph;
+    graph.tensor(1, "x", {2, 3, 4, 4})
+        .tensor(2, "scale", {1, 3, 1, 1})
+        .tensor(3, "bias", {1, 3, 1, 1})
+        .tensor(scalarTensor(4, "epsilon", epsilon))
+        .tensor(5, "prev_mean", {1, 3, 1, 1})
+        .tensor(6, "prev_variance", {1, 3, 1, 1})
+        .tensor(scalarTensor(7, "momentum", momentum))
+        .tensor(8, "y", {2, 3, 4, 4})
+        .tensor(9, "next_mean", {1, 3, 1, 1})
+        .tensor(10, "next_variance", {1, 3, 1, 1});
+    graph.node("bn", fb::NodeAttributes::BatchnormAttributes, [](Builder& b) {
+        fb::BatchnormAttributesBuilder attributes(b);
+        attributes.add_x_tensor_uid(1);
+        attributes.add_scale_tensor_uid(2);
+        attributes.add_bias_tensor_uid(3);
+        attributes.add_epsilon_tensor_uid(4);
+        attributes.add_prev_running_mean_tensor_uid(5);
+        attributes.add_prev_running_variance_tensor_uid(6);
+        attributes.add_momentum_tensor_uid(7);
+        attributes.add_y_tensor_uid(8);
+        attributes.add_next_running_mean_tensor_uid(9);
+        attributes.add_next_running_variance_tensor_uid(10);
+        return attributes.Finish().Union();
+    });
+    return graph.build();
+}
+
+TEST(GraphWrapper, RejectsNonFiniteEpsilonAndMomentum) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    const auto accepted = batchnormTraining(1e-5f, 0.1f);
+    EXPECT_NO_THROW(GraphWrapper(accepted.data(), accepted.size()));
+    EXPECT_THAT(graphErrorOf(batchnormTraining(nan, 0.1f)),
+                AllOf(HasSubstr("node 0 'bn' (BatchnormAttributes) port epsilon"),
+                      HasSubstr("tensor uid 4 'epsilon' has value nan; it must be finite")));
+    EXPECT_THAT(graphErrorOf(batchnormTraining(inf, 0.1f)),
+                HasSubstr("tensor uid 4 'epsilon' has value inf; it must be finite"));
+    EXPECT_THAT(graphErrorOf(batchnormTraining(1e-5f, nan)),
+                AllOf(HasSubstr("port momentum"), HasSubstr("tensor uid 7 'momentum' has value nan")));
+    EXPECT_THAT(graphErrorOf(batchnormTraining(1e-5f, -inf)),
+                HasSubstr("tensor uid 7 'momentum' has value -inf; it must be finite"));
+}
+
+TEST(GraphWrapper, RejectsNonFiniteEpsilonOfNorms) {
+    TestGraph layernorm;
+    layernorm.tensor(1, "x", {2, 8})
+        .tensor(2, "scale", {1, 8})
+        .tensor(3, "bias", {1, 8})
+        .tensor(scalarTensor(4, "eps", std::numeric_limits<float>::quiet_NaN()))
+        .tensor(5, "y", {2, 8});
+    layernorm.node("ln", fb::NodeAttributes::LayernormAttributes, [](Builder& b) {
+        fb::LayernormAttributesBuilder attributes(b);
+        attributes.add_forward_phase(fb::NormFwdPhase::INFERENCE);
+        attributes.add_x_tensor_uid(1);
+        attributes.add_scale_tensor_uid(2);
+        attributes.add_bias_tensor_uid(3);
+        attributes.add_epsilon_tensor_uid(4);
+        attributes.add_y_tensor_uid(5);
+        return attributes.Finish().Union();
+    });
+    EXPECT_THAT(
+        graphErrorOf(layernorm.build()),
+        HasSubstr("node 0 'ln' (LayernormAttributes) port epsilon: tensor uid 4 'eps' has value nan"));
+}
+
+// x -> one pointwise node with the options `set` adds -> y.
+std::vector<uint8_t> pointwiseWith(fb::PointwiseMode mode,
+                                   const std::function<void(fb::PointwiseAttributesBuilder&)>& set) {
+    TestGraph graph;
+    graph.tensor(1, "x", {4}).tensor(2, "y", {4});
+    graph.node("act", fb::NodeAttributes::PointwiseAttributes, [=](Builder& b) {
+        fb::PointwiseAttributesBuilder attributes(b);
+        attributes.add_operation(mode);
+        attributes.add_in_0_tensor_uid(1);
+        attributes.add_out_0_tensor_uid(2);
+        set(attributes);
+        return attributes.Finish().Union();
+    });
+    return graph.build();
+}
+
+TEST(GraphWrapper, RejectsNonFinitePointwiseParameters) {
+    using Attributes = fb::PointwiseAttributesBuilder;
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    EXPECT_THAT(graphErrorOf(pointwiseWith(fb::PointwiseMode::SWISH_FWD,
+                                           [&](Attributes& a) { a.add_swish_beta(nan); })),
+                HasSubstr("node 0 'act' (PointwiseAttributes) has swish_beta nan; it must be finite"));
+    EXPECT_THAT(
+        graphErrorOf(pointwiseWith(fb::PointwiseMode::ELU_FWD, [&](Attributes& a) { a.add_elu_alpha(inf); })),
+        HasSubstr("has elu_alpha inf; it must be finite"));
+    EXPECT_THAT(graphErrorOf(pointwiseWith(fb::PointwiseMode::SOFTPLUS_FWD,
+                                           [&](Attributes& a) { a.add_softplus_beta(-inf); })),
+                HasSubstr("has softplus_beta -inf; it must be finite"));
+    EXPECT_THAT(graphErrorOf(pointwiseWith(fb::PointwiseMode::RELU_FWD,
+                                           [&](Attributes& a) { a.add_relu_lower_clip_slope(nan); })),
+                HasSubstr("has relu_lower_clip_slope nan; it must be finite"));
+    EXPECT_THAT(graphErrorOf(pointwiseWith(fb::PointwiseMode::RELU_FWD,
+                                           [&](Attributes& a) { a.add_relu_upper_clip(nan); })),
+                HasSubstr("has relu_upper_clip nan; it must be a number"));
+    // An infinite clip is no clip at all.
+    const auto unclipped = pointwiseWith(fb::PointwiseMode::RELU_FWD, [&](Attributes& a) {
+        a.add_relu_lower_clip(-inf);
+        a.add_relu_upper_clip(inf);
+    });
+    EXPECT_NO_THROW(GraphWrapper(unclipped.data(), unclipped.size()));
+}
+
 }  // namespace
 }  // namespace hipdnn_flatbuffers_sdk::test

@@ -22,11 +22,11 @@ std::string formatIndex(const std::vector<int64_t>& index) {
     return out.str();
 }
 
-// NaN and Inf must sit at the same places: a non-finite value on either side only matches the
-// identical non-finite value (same sign of infinity) on the other.
-bool nonFiniteMatches(double expected, double actual) {
+// A non-finite value on either side matches only the identical value on the other: the same
+// infinity, or NaN for NaN where the policy allows it.
+bool nonFiniteMatches(double expected, double actual, NanPolicy nanPolicy) {
     if (std::isnan(expected) || std::isnan(actual)) {
-        return std::isnan(expected) && std::isnan(actual);
+        return nanPolicy == NanPolicy::MatchExpectedNan && std::isnan(expected) && std::isnan(actual);
     }
     return expected == actual;
 }
@@ -49,13 +49,23 @@ std::string AllCloseReport::describe() const {
         << tolerance.absolute << " + relative " << tolerance.relative << " * |expected|; worst at index "
         << formatIndex(worstIndex) << ": expected " << worstExpected << ", actual " << worstActual
         << ", absolute error " << worstAbsoluteError << ", relative error " << worstRelativeError;
+    if (actualNanCount > 0) {
+        out << "; the result holds " << actualNanCount << " NaN" << (actualNanCount == 1 ? "" : "s");
+    }
+    if (expectedNanCount > 0) {
+        out << "; the reference holds " << expectedNanCount << " NaN" << (expectedNanCount == 1 ? "" : "s");
+    }
+    if ((actualNanCount > 0 || expectedNanCount > 0) && nanPolicy == NanPolicy::Reject) {
+        out << " (NaN matches nothing unless the comparison allows expected NaNs)";
+    }
     return out.str();
 }
 
-AllCloseReport allClose(const ErasedTensorView& expected, const ErasedTensorView& actual,
-                        Tolerance tolerance) {
+AllCloseReport allClose(const ErasedTensorView& expected, const ErasedTensorView& actual, Tolerance tolerance,
+                        NanPolicy nanPolicy) {
     AllCloseReport report;
     report.tolerance = tolerance;
+    report.nanPolicy = nanPolicy;
     if (expected.dims != actual.dims) {
         report.passed = false;
         report.structuralError =
@@ -78,10 +88,12 @@ AllCloseReport allClose(const ErasedTensorView& expected, const ErasedTensorView
             readElement(actual.dataType, actual.data, detail::offsetOf(index, actual.strides));
 
         const double absoluteError = std::abs(actualValue - expectedValue);
+        report.expectedNanCount += std::isnan(expectedValue) ? 1 : 0;
+        report.actualNanCount += std::isnan(actualValue) ? 1 : 0;
         double score = 0.0;
         bool mismatch = false;
         if (!std::isfinite(expectedValue) || !std::isfinite(actualValue)) {
-            mismatch = !nonFiniteMatches(expectedValue, actualValue);
+            mismatch = !nonFiniteMatches(expectedValue, actualValue, nanPolicy);
             score = mismatch ? std::numeric_limits<double>::infinity() : 0.0;
         } else {
             const double allowance = tolerance.absolute + tolerance.relative * std::abs(expectedValue);

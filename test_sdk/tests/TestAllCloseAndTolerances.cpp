@@ -74,15 +74,40 @@ TEST(TestAllClose, ReportsWorstElementAndMismatchCount) {
     EXPECT_NE(text.find("[1, 1]"), std::string::npos) << text;
 }
 
-TEST(TestAllClose, RequiresIdenticalNanAndInfPlacement) {
+TEST(TestAllClose, NanInTheResultNeverMatchesByDefault) {
+    // A NaN parameter (epsilon = NaN) makes the reference and the engine both NaN: that is a
+    // failure, not a match, and the report says how many NaNs there were.
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const std::vector<float> expected{nan, 2, nan, 4};
+    const auto bothNan = allClose(view(expected, {4}, {1}), view({nan, 2, nan, 4}, {4}, {1}), {1e9, 1e9});
+    EXPECT_FALSE(bothNan.passed);
+    EXPECT_EQ(bothNan.mismatchCount, 2);
+    EXPECT_NE(bothNan.describe().find("the result holds 2 NaN"), std::string::npos) << bothNan.describe();
+    EXPECT_NE(bothNan.describe().find("the reference holds 2 NaN"), std::string::npos) << bothNan.describe();
+
+    const auto resultNan = allClose(view({1, 2, 3, 4}, {4}, {1}), view({1, nan, 3, 4}, {4}, {1}), {1e9, 1e9});
+    EXPECT_FALSE(resultNan.passed);
+    EXPECT_EQ(resultNan.mismatchCount, 1);
+    EXPECT_EQ(resultNan.worstIndex, (std::vector<int64_t>{1}));
+    EXPECT_NE(resultNan.describe().find("the result holds 1 NaN"), std::string::npos) << resultNan.describe();
+}
+
+TEST(TestAllClose, NanMatchesOnlyWhereAllowedAndExpected) {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const float inf = std::numeric_limits<float>::infinity();
     const std::vector<float> expected{nan, inf, 1};
-    EXPECT_TRUE(allClose(view(expected, {3}, {1}), view({nan, inf, 1}, {3}, {1}), {0, 0}).passed);
-    const auto nanMoved = allClose(view(expected, {3}, {1}), view({1, inf, nan}, {3}, {1}), {1e9, 1e9});
+    const auto allowed = allClose(view(expected, {3}, {1}), view({nan, inf, 1}, {3}, {1}), {0, 0},
+                                  NanPolicy::MatchExpectedNan);
+    EXPECT_TRUE(allowed.passed) << allowed.describe();
+    const auto nanMoved = allClose(view(expected, {3}, {1}), view({1, inf, nan}, {3}, {1}), {1e9, 1e9},
+                                   NanPolicy::MatchExpectedNan);
     EXPECT_FALSE(nanMoved.passed);
     EXPECT_EQ(nanMoved.mismatchCount, 2);
-    EXPECT_FALSE(allClose(view(expected, {3}, {1}), view({nan, -inf, 1}, {3}, {1}), {1e9, 1e9}).passed);
+    EXPECT_FALSE(allClose(view(expected, {3}, {1}), view({nan, -inf, 1}, {3}, {1}), {1e9, 1e9},
+                          NanPolicy::MatchExpectedNan)
+                     .passed);
+    // Infinities match the same infinity under either policy.
+    EXPECT_TRUE(allClose(view({inf, -inf}, {2}, {1}), view({inf, -inf}, {2}, {1}), {0, 0}).passed);
 }
 
 TEST(TestAllClose, ComparesDifferentElementTypesAndRejectsDimMismatch) {

@@ -7,6 +7,7 @@
 #include <flatbuffers/util.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -357,10 +358,74 @@ private:
         }
     }
 
+    static std::string formatValue(double value) {
+        if (std::isnan(value)) {
+            return "nan";
+        }
+        if (std::isinf(value)) {
+            return value > 0 ? "inf" : "-inf";
+        }
+        return std::to_string(value);
+    }
+
+    // The value of a pass-by-value floating-point scalar; nullopt for buffers and other types.
+    static std::optional<double> floatingScalarOf(const Tensor& tensor) {
+        namespace fb = data_objects;
+        switch (tensor.value_type()) {
+            case fb::TensorValue::Float32Value:
+                return tensor.value_as_Float32Value()->value();
+            case fb::TensorValue::Float16Value:
+                return tensor.value_as_Float16Value()->value();
+            case fb::TensorValue::BFloat16Value:
+                return tensor.value_as_BFloat16Value()->value();
+            case fb::TensorValue::Float64Value:
+                return tensor.value_as_Float64Value()->value();
+            default:
+                return std::nullopt;
+        }
+    }
+
+    // Epsilon and momentum scale statistics: NaN or Inf would turn every output into NaN (or a
+    // constant) that no comparison should accept. A pass-by-value value must be finite; the
+    // values of a buffer are the caller's.
+    void requireFiniteScalar(const NodeWrapper& node, const char* port,
+                             flatbuffers::Optional<int64_t> uid) const {
+        if (uid.has_value()) {
+            requireFiniteScalar(node, port, *uid);
+        }
+    }
+
+    void requireFiniteScalar(const NodeWrapper& node, const char* port, int64_t uid) const {
+        const Tensor& scalar = tensor(uid);
+        const auto value = floatingScalarOf(scalar);
+        if (value && !std::isfinite(*value)) {
+            throw GraphError(node.describe() + " port " + port + ": " + label(scalar) + " has value " +
+                             formatValue(*value) + "; it must be finite");
+        }
+    }
+
+    // Optional float attributes: `finite` ones must be finite, the others (clip bounds, where an
+    // infinite bound means no bound) must at least be numbers.
+    static void requireNumber(const NodeWrapper& node, const char* field, flatbuffers::Optional<float> value,
+                              bool finite) {
+        if (!value.has_value()) {
+            return;
+        }
+        if (std::isnan(*value) || (finite && std::isinf(*value))) {
+            throw GraphError(node.describe() + " has " + field + " " + formatValue(*value) + "; it must be " +
+                             (finite ? "finite" : "a number"));
+        }
+    }
+
     // Per-operation fields the schema cannot make required.
     void validateAttributes(const NodeWrapper& node) const {
         namespace fb = data_objects;
         switch (node.type()) {
+            case fb::NodeAttributes::BatchnormInferenceVarianceExtAttributes: {
+                const auto* a = node.attributesAs<fb::BatchnormInferenceVarianceExtAttributes>();
+                requireFiniteScalar(node, "epsilon", a->epsilon_tensor_uid());
+                break;
+            }
             case fb::NodeAttributes::ConvolutionFwdAttributes: {
                 const auto* a = node.attributesAs<fb::ConvolutionFwdAttributes>();
                 validateConvolution(
@@ -416,6 +481,12 @@ private:
                 if (a->operation() == fb::PointwiseMode::GEN_INDEX && !a->axis().has_value()) {
                     throw GraphError(node.describe() + ": pointwise mode GEN_INDEX needs axis");
                 }
+                requireNumber(node, "relu_lower_clip", a->relu_lower_clip(), false);
+                requireNumber(node, "relu_upper_clip", a->relu_upper_clip(), false);
+                requireNumber(node, "relu_lower_clip_slope", a->relu_lower_clip_slope(), true);
+                requireNumber(node, "swish_beta", a->swish_beta(), true);
+                requireNumber(node, "elu_alpha", a->elu_alpha(), true);
+                requireNumber(node, "softplus_beta", a->softplus_beta(), true);
                 break;
             }
             case fb::NodeAttributes::ReductionAttributes: {
@@ -441,6 +512,7 @@ private:
                 const auto* a = node.attributesAs<fb::LayernormAttributes>();
                 requireMode(node, "forward_phase", a->forward_phase(), fb::NormFwdPhase::NOT_SET,
                             fb::EnumNameNormFwdPhase(a->forward_phase()));
+                requireFiniteScalar(node, "epsilon", a->epsilon_tensor_uid());
                 if (a->forward_phase() == fb::NormFwdPhase::TRAINING &&
                     (!a->mean_tensor_uid().has_value() || !a->inv_variance_tensor_uid().has_value())) {
                     throw GraphError(node.describe() +
@@ -452,6 +524,7 @@ private:
                 const auto* a = node.attributesAs<fb::RMSNormAttributes>();
                 requireMode(node, "forward_phase", a->forward_phase(), fb::NormFwdPhase::NOT_SET,
                             fb::EnumNameNormFwdPhase(a->forward_phase()));
+                requireFiniteScalar(node, "epsilon", a->epsilon_tensor_uid());
                 if (a->forward_phase() == fb::NormFwdPhase::TRAINING &&
                     !a->inv_rms_tensor_uid().has_value()) {
                     throw GraphError(node.describe() + ": rmsnorm TRAINING needs an inv_rms output");
@@ -460,6 +533,8 @@ private:
             }
             case fb::NodeAttributes::BatchnormAttributes: {
                 const auto* a = node.attributesAs<fb::BatchnormAttributes>();
+                requireFiniteScalar(node, "epsilon", a->epsilon_tensor_uid());
+                requireFiniteScalar(node, "momentum", a->momentum_tensor_uid());
                 const int runningStatCount = a->prev_running_mean_tensor_uid().has_value() +
                                              a->prev_running_variance_tensor_uid().has_value() +
                                              a->momentum_tensor_uid().has_value() +
@@ -484,6 +559,7 @@ private:
                     throw GraphError(node.describe() +
                                      ": without saved mean and inv_variance an epsilon tensor is needed");
                 }
+                requireFiniteScalar(node, "epsilon", a->epsilon_tensor_uid());
                 break;
             }
             default:

@@ -31,10 +31,22 @@ ErasedTensorView viewOf(const TensorLike& tensor, hipdnn_flatbuffers_sdk::data_o
                             std::vector<int64_t>(tensor.strides().begin(), tensor.strides().end())};
 }
 
+/// How allClose() treats NaN.
+enum class NanPolicy {
+    /// Every NaN, in the result or in the reference, is a mismatch. NaN == NaN is no evidence that
+    /// an engine is right: a NaN parameter (epsilon = NaN) or an unwritten output (the NaN sentinel)
+    /// would make the reference and the result agree on garbage.
+    Reject,
+    /// A NaN in the result matches a NaN at the same place in the reference, for comparisons that
+    /// expect NaN where the operation defines it (log of a negative number, 0 / 0, NaN inputs).
+    /// Every other NaN still is a mismatch.
+    MatchExpectedNan,
+};
+
 /// Outcome of allClose(). When it fails, the worst element is the one whose error exceeds its
-/// allowance (absolute + relative * |expected|) by the largest factor; a NaN/Inf that appears in
-/// one tensor and not at the same place (with the same sign for Inf) in the other is worse than
-/// any finite error.
+/// allowance (absolute + relative * |expected|) by the largest factor; a NaN that does not match
+/// (see NanPolicy) or an Inf that appears in one tensor and not at the same place (with the same
+/// sign) in the other is worse than any finite error.
 struct AllCloseReport {
     bool passed = true;
     int64_t elementCount = 0;
@@ -46,17 +58,23 @@ struct AllCloseReport {
     double worstActual = 0.0;
     double worstAbsoluteError = 0.0;
     double worstRelativeError = 0.0;
+    /// NaN elements in the compared result and in the reference.
+    int64_t actualNanCount = 0;
+    int64_t expectedNanCount = 0;
     Tolerance tolerance;
+    NanPolicy nanPolicy = NanPolicy::Reject;
 
-    /// One paragraph naming the mismatch count, the tolerance and the worst element (multi-index,
-    /// expected, actual, absolute and relative error); "all N elements within ..." when passed.
+    /// One paragraph naming the mismatch count, the tolerance, the worst element (multi-index,
+    /// expected, actual, absolute and relative error) and how many NaNs each side holds; "all N
+    /// elements within ..." when passed.
     std::string describe() const;
 };
 
 /// Compares `actual` with `expected` element by element (same dims required; strides and element
 /// types may differ, values are compared as doubles). Integer tensors should use a zero
-/// tolerance. NaN and Inf must appear at identical places.
-AllCloseReport allClose(const ErasedTensorView& expected, const ErasedTensorView& actual,
-                        Tolerance tolerance);
+/// tolerance. Inf must appear at identical places with the same sign; NaN never matches unless
+/// `nanPolicy` is MatchExpectedNan, and then only a NaN of the reference.
+AllCloseReport allClose(const ErasedTensorView& expected, const ErasedTensorView& actual, Tolerance tolerance,
+                        NanPolicy nanPolicy = NanPolicy::Reject);
 
 }  // namespace hipdnn_test_sdk

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <ostream>
 #include <regex>
@@ -123,6 +125,31 @@ CLI::Validator integerAtLeast(int64_t minimum, const std::string& what) {
 const CLI::Validator kPositive = integerAtLeast(1, "a positive integer");
 const CLI::Validator kNonNegative = integerAtLeast(0, "a non-negative integer");
 
+// Real flags must be finite numbers in range. CLI11's PositiveNumber and Range let NaN through
+// (every comparison with NaN is false) and take inf: a NaN epsilon made NaN outputs that compared
+// equal to NaN references.
+CLI::Validator finiteNumber(double minimum, bool minimumAllowed, double maximum, const std::string& what) {
+    return CLI::Validator(
+        [=](const std::string& value) {
+            size_t used = 0;
+            try {
+                const double number = std::stod(value, &used);
+                if (used == value.size() && std::isfinite(number) &&
+                    (minimumAllowed ? number >= minimum : number > minimum) && number <= maximum) {
+                    return std::string();
+                }
+            } catch (const std::exception&) {
+                // reported below
+            }
+            return "'" + value + "' is not " + what;
+        },
+        what);
+}
+
+const CLI::Validator kPositiveFinite =
+    finiteNumber(0.0, false, std::numeric_limits<double>::max(), "a positive finite number");
+const CLI::Validator kUnitInterval = finiteNumber(0.0, true, 1.0, "a number in [0, 1]");
+
 const CLI::Validator kKnobValidator(
     [](const std::string& value) {
         const auto equals = value.find('=');
@@ -221,9 +248,9 @@ void addBn(CLI::App& app, ParseState& state) {
     bn->add_option("-H", s.h, "height")->check(kPositive)->capture_default_str();
     bn->add_option("-W", s.w, "width")->check(kPositive)->capture_default_str();
     bn->add_option("-D", s.depth, "depth (3-D when given)")->check(kPositive);
-    bn->add_option("--epsilon", s.epsilon, "epsilon")->check(CLI::PositiveNumber)->capture_default_str();
+    bn->add_option("--epsilon", s.epsilon, "epsilon")->check(kPositiveFinite)->capture_default_str();
     bn->add_option("--momentum", s.momentum, "running-statistics momentum (training)")
-        ->check(CLI::Range(0.0, 1.0))
+        ->check(kUnitInterval)
         ->capture_default_str();
     addDataTypeOption(*bn, state);
     addLayoutOption(*bn, state);
@@ -276,7 +303,7 @@ void addNorm(CLI::App& app, ParseState& state) {
         ->delimiter(',')
         ->check(kPositive)
         ->capture_default_str();
-    norm->add_option("--epsilon", s.epsilon, "epsilon")->check(CLI::PositiveNumber)->capture_default_str();
+    norm->add_option("--epsilon", s.epsilon, "epsilon")->check(kPositiveFinite)->capture_default_str();
     addDataTypeOption(*norm, state);
 }
 

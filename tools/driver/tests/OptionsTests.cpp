@@ -138,6 +138,28 @@ TEST(Options, BadFlagsGiveUsageAndStatusTwo) {
     expectUsageError({}, "subcommand");
 }
 
+TEST(Options, RealParametersMustBeFinite) {
+    // NaN slips through comparisons (NaN <= 0 is false): a NaN epsilon gave NaN outputs that
+    // compared equal to NaN references.
+    for (const std::string value :
+         {"nan", "NaN", "-nan", "inf", "-inf", "infinity", "1e999", "0", "-1", "abc"}) {
+        SCOPED_TRACE(value);
+        expectUsageError({"bn", "--epsilon", value},
+                         "--epsilon: '" + value + "' is not a positive finite number");
+        expectUsageError({"norm", "--epsilon", value},
+                         "--epsilon: '" + value + "' is not a positive finite number");
+    }
+    for (const std::string value : {"nan", "inf", "-0.5", "1.5"}) {
+        SCOPED_TRACE(value);
+        expectUsageError({"bn", "--mode", "training", "--momentum", value},
+                         "--momentum: '" + value + "' is not a number in [0, 1]");
+    }
+    const auto parsed = parse({"bn", "--epsilon", "1e-3", "--momentum", "1"});
+    ASSERT_TRUE(parsed.outcome.invocation) << parsed.err;
+    EXPECT_DOUBLE_EQ(std::get<BnSpec>(parsed.outcome.invocation->problem).epsilon, 1e-3);
+    EXPECT_DOUBLE_EQ(std::get<BnSpec>(parsed.outcome.invocation->problem).momentum, 1.0);
+}
+
 TEST(Options, HelpExitsZero) {
     const auto parsed = parse({"conv", "--help"});
     EXPECT_FALSE(parsed.outcome.invocation);

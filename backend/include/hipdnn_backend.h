@@ -195,7 +195,8 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetUserLogCallback_ext(hipdnnUserLogC
                                                                   hipdnnSeverity_t min_level,
                                                                   hipdnnLogCallbackMode_t mode,
                                                                   void* user_handle);
-/// The sink plugins and the frontend log through ("[component] message").
+/// The sink plugins and the frontend log through ("[component] message"). A message whose severity
+/// is HIPDNN_SEV_OFF or not a hipdnnSeverity_t value is dropped.
 HIPDNN_BACKEND_EXPORT void hipdnnLoggingCallback_ext(hipdnnSeverity_t severity, const char* message);
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendSetGlobalLogLevel_ext(hipdnnSeverity_t level);
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendGetGlobalLogLevel_ext(hipdnnSeverity_t* level);

@@ -1,9 +1,12 @@
 #include "core/AttributeNames.hpp"
 
-// Generated once from the public enum headers; keep in sync when an enumerator is added.
+// Generated once from the public enum headers; keep in sync when an enumerator is added. The
+// switches are over ints: callers pass what a C caller passed, which need not be an enumerator.
 namespace hipdnn_backend {
 
-std::string descriptorTypeName(hipdnnBackendDescriptorType_t type) {
+namespace {
+
+const char* knownDescriptorTypeName(int type) noexcept {
     switch (type) {
         case HIPDNN_BACKEND_INVALID_DESCRIPTOR:
             return "HIPDNN_BACKEND_INVALID_DESCRIPTOR";
@@ -74,10 +77,10 @@ std::string descriptorTypeName(hipdnnBackendDescriptorType_t type) {
         case HIPDNN_BACKEND_OPERATION_RMSNORM_BACKWARD_EXT_DESCRIPTOR:
             return "HIPDNN_BACKEND_OPERATION_RMSNORM_BACKWARD_EXT_DESCRIPTOR";
     }
-    return "<unknown descriptor type " + std::to_string(static_cast<int>(type)) + ">";
+    return nullptr;
 }
 
-std::string attributeName(hipdnnBackendAttributeName_t name) {
+const char* knownAttributeName(int name) noexcept {
     switch (name) {
         case HIPDNN_ATTR_ENGINEHEUR_MODE:
             return "HIPDNN_ATTR_ENGINEHEUR_MODE";
@@ -150,10 +153,10 @@ std::string attributeName(hipdnnBackendAttributeName_t name) {
         case HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE:
             return "HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE";
     }
-    return "<unknown attribute " + std::to_string(static_cast<int>(name)) + ">";
+    return nullptr;
 }
 
-std::string attributeTypeName(hipdnnBackendAttributeType_t type) {
+const char* knownAttributeTypeName(int type) noexcept {
     switch (type) {
         case HIPDNN_TYPE_HANDLE:
             return "HIPDNN_TYPE_HANDLE";
@@ -182,7 +185,36 @@ std::string attributeTypeName(hipdnnBackendAttributeType_t type) {
         case HIPDNN_TYPE_OPERATION_TYPE_EXT:
             return "HIPDNN_TYPE_OPERATION_TYPE_EXT";
     }
-    return "<unknown attribute type " + std::to_string(static_cast<int>(type)) + ">";
+    return nullptr;
+}
+
+}  // namespace
+
+std::string descriptorTypeName(int type) {
+    const char* name = knownDescriptorTypeName(type);
+    return name != nullptr ? name : "<unknown descriptor type " + std::to_string(type) + ">";
+}
+
+std::string attributeName(int name) {
+    const char* text = knownAttributeName(name);
+    return text != nullptr ? text : "<unknown attribute " + std::to_string(name) + ">";
+}
+
+std::string attributeTypeName(int type) {
+    const char* name = knownAttributeTypeName(type);
+    return name != nullptr ? name : "<unknown attribute type " + std::to_string(type) + ">";
+}
+
+bool isDescriptorType(int type) noexcept {
+    return knownDescriptorTypeName(type) != nullptr;
+}
+
+bool isAttributeName(int name) noexcept {
+    return knownAttributeName(name) != nullptr;
+}
+
+bool isAttributeType(int type) noexcept {
+    return knownAttributeTypeName(type) != nullptr;
 }
 
 }  // namespace hipdnn_backend

@@ -195,8 +195,7 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetUserLogCallback_ext(hipdnnUserLogC
                                                                   hipdnnSeverity_t min_level,
                                                                   hipdnnLogCallbackMode_t mode,
                                                                   void* user_handle);
-/// The sink plugins and the frontend log through ("[component] message"). A message whose severity
-/// is HIPDNN_SEV_OFF or not a hipdnnSeverity_t value is dropped.
+/// The sink plugins and the frontend log through ("[component] message").
 HIPDNN_BACKEND_EXPORT void hipdnnLoggingCallback_ext(hipdnnSeverity_t severity, const char* message);
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendSetGlobalLogLevel_ext(hipdnnSeverity_t level);
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendGetGlobalLogLevel_ext(hipdnnSeverity_t* level);

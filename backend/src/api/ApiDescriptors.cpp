@@ -1,11 +1,6 @@
-// The descriptor API: create, destroy, set/get attribute, finalize, execute. Enum arguments are read
-// as ints and checked before they are used as enums (hipdnn_data_sdk/utilities/CEnum.hpp).
-#include <fmt/format.h>
-#include <hipdnn_data_sdk/utilities/CEnum.hpp>
-
+// The descriptor API: create, destroy, set/get attribute, finalize, execute.
 #include "api/ApiGuard.hpp"
 #include "api/HandleRegistry.hpp"
-#include "core/AttributeNames.hpp"
 #include "descriptors/DescriptorRegistry.hpp"
 #include "descriptors/ExecutionPlanDescriptor.hpp"
 #include "descriptors/VariantPackDescriptor.hpp"
@@ -13,27 +8,6 @@
 using namespace hipdnn_backend;
 using namespace hipdnn_backend::api;
 using namespace hipdnn_backend::descriptors;
-using hipdnn_data_sdk::utilities::cEnumValue;
-
-namespace {
-
-hipdnnBackendAttributeName_t checkedAttributeName(const hipdnnBackendAttributeName_t& name) {
-    const int value = cEnumValue(name);
-    if (!isAttributeName(value)) {
-        throw HipdnnException(HIPDNN_STATUS_BAD_PARAM, fmt::format("Unknown attribute name {}", value));
-    }
-    return static_cast<hipdnnBackendAttributeName_t>(value);
-}
-
-hipdnnBackendAttributeType_t checkedAttributeType(const hipdnnBackendAttributeType_t& type) {
-    const int value = cEnumValue(type);
-    if (!isAttributeType(value)) {
-        throw HipdnnException(HIPDNN_STATUS_BAD_PARAM, fmt::format("Unknown attribute type {}", value));
-    }
-    return static_cast<hipdnnBackendAttributeType_t>(value);
-}
-
-}  // namespace
 
 extern "C" {
 
@@ -41,11 +15,7 @@ hipdnnStatus_t hipdnnBackendCreateDescriptor(hipdnnBackendDescriptorType_t descr
                                              hipdnnBackendDescriptor_t* descriptor) {
     return guardedCall(__func__, [&] {
         requireNotNull(descriptor, "descriptor");
-        const int type = cEnumValue(descriptor_type);
-        if (!isDescriptorType(type)) {
-            throw HipdnnException(HIPDNN_STATUS_BAD_PARAM, fmt::format("Unknown descriptor type {}", type));
-        }
-        *descriptor = registerDescriptor(createDescriptor(static_cast<hipdnnBackendDescriptorType_t>(type)));
+        *descriptor = registerDescriptor(createDescriptor(descriptor_type));
     });
 }
 
@@ -63,9 +33,8 @@ hipdnnStatus_t hipdnnBackendSetAttribute(hipdnnBackendDescriptor_t descriptor,
     return guardedCall(__func__, [&] {
         requireNotNull(descriptor, "descriptor");
         requireNotNull(array_of_elements, "array_of_elements");
-        const auto name = checkedAttributeName(attribute_name);
-        const auto type = checkedAttributeType(attribute_type);
-        lookupDescriptor(descriptor)->setAttribute({name, type, element_count, array_of_elements});
+        lookupDescriptor(descriptor)
+            ->setAttribute({attribute_name, attribute_type, element_count, array_of_elements});
     });
 }
 
@@ -83,8 +52,8 @@ hipdnnStatus_t hipdnnBackendGetAttribute(hipdnnBackendDescriptor_t descriptor,
         if (requested_element_count < 0) {
             throw HipdnnException(HIPDNN_STATUS_BAD_PARAM, "requested_element_count is negative");
         }
-        AttributeOutput output{checkedAttributeName(attribute_name), checkedAttributeType(attribute_type),
-                               requested_element_count, element_count, array_of_elements};
+        AttributeOutput output{attribute_name, attribute_type, requested_element_count, element_count,
+                               array_of_elements};
         lookupDescriptor(descriptor)->getAttribute(output);
     });
 }

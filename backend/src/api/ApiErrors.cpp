@@ -1,6 +1,4 @@
 // Error strings, last error and version.
-#include <hipdnn_data_sdk/utilities/CEnum.hpp>
-
 #include "core/LastError.hpp"
 #include "core/StatusNames.hpp"
 #include "hipdnn_backend.h"
@@ -11,7 +9,7 @@
 extern "C" {
 
 const char* hipdnnGetErrorString(hipdnnStatus_t status) {
-    return hipdnn_backend::statusDescription(hipdnn_data_sdk::utilities::cEnumValue(status));
+    return hipdnn_backend::statusDescription(status);
 }
 
 void hipdnnGetLastErrorString(char* message, size_t max_size) {

@@ -4,7 +4,6 @@
 #include <string_view>
 
 #include <fmt/format.h>
-#include <hipdnn_data_sdk/utilities/CEnum.hpp>
 
 #include "api/ApiGuard.hpp"
 #include "api/HandleRegistry.hpp"
@@ -81,11 +80,7 @@ hipdnnStatus_t hipdnnCreateForDevice_ext(hipdnnHandle_t* handle, hipdnnDeviceTyp
                                          int ordinal) {
     return guardedCall(__func__, [&] {
         requireNotNull(handle, "handle");
-        const int type = hipdnn_data_sdk::utilities::cEnumValue(device_type);
-        if (type != HIPDNN_DEVICE_TYPE_GPU_EXT && type != HIPDNN_DEVICE_TYPE_CPU_EXT) {
-            throw HipdnnException(HIPDNN_STATUS_BAD_PARAM, fmt::format("Invalid device type {}", type));
-        }
-        createHandle(handle, {static_cast<hipdnnDeviceType_ext_t>(type), ordinal});
+        createHandle(handle, {device_type, ordinal});
     });
 }
 

@@ -3,7 +3,6 @@
 #include <cstring>
 
 #include <fmt/format.h>
-#include <hipdnn_data_sdk/utilities/CEnum.hpp>
 
 #include "api/ApiGuard.hpp"
 #include "api/HandleRegistry.hpp"
@@ -17,12 +16,11 @@ extern "C" {
 hipdnnStatus_t hipdnnSetEnginePluginPaths_ext(size_t num_paths, const char* const* plugin_paths,
                                               hipdnnPluginLoadingMode_ext_t loading_mode) {
     return guardedCall(__func__, [&] {
-        const int modeValue = hipdnn_data_sdk::utilities::cEnumValue(loading_mode);
-        if (modeValue != HIPDNN_PLUGIN_LOADING_ADDITIVE && modeValue != HIPDNN_PLUGIN_LOADING_ABSOLUTE) {
-            throw HipdnnException(HIPDNN_STATUS_BAD_PARAM,
-                                  fmt::format("Invalid plugin loading mode {}", modeValue));
+        if (loading_mode != HIPDNN_PLUGIN_LOADING_ADDITIVE &&
+            loading_mode != HIPDNN_PLUGIN_LOADING_ABSOLUTE) {
+            throw HipdnnException(HIPDNN_STATUS_BAD_PARAM, fmt::format("Invalid plugin loading mode {}",
+                                                                       static_cast<int>(loading_mode)));
         }
-        const auto mode = static_cast<hipdnnPluginLoadingMode_ext_t>(modeValue);
         if (num_paths > 0) {
             requireNotNull(plugin_paths, "plugin_paths");
         }
@@ -40,18 +38,17 @@ hipdnnStatus_t hipdnnSetEnginePluginPaths_ext(size_t num_paths, const char* cons
         }
         for (const std::string& path : paths) {
             HIPDNN_LOG_INFO("Engine plugin path [{}] ({})", path,
-                            mode == HIPDNN_PLUGIN_LOADING_ABSOLUTE ? "absolute" : "additive");
+                            loading_mode == HIPDNN_PLUGIN_LOADING_ABSOLUTE ? "absolute" : "additive");
         }
-        plugin::PluginManager::instance().setCustomPaths(std::move(paths), mode);
+        plugin::PluginManager::instance().setCustomPaths(std::move(paths), loading_mode);
     });
 }
 
 hipdnnStatus_t hipdnnSetPluginUnloadMode_ext(hipdnnPluginUnloadingMode_ext_t mode) {
     return guardedCall(__func__, [&] {
-        const int modeValue = hipdnn_data_sdk::utilities::cEnumValue(mode);
-        if (modeValue != HIPDNN_PLUGIN_UNLOAD_LAZY && modeValue != HIPDNN_PLUGIN_UNLOAD_EAGER) {
+        if (mode != HIPDNN_PLUGIN_UNLOAD_LAZY && mode != HIPDNN_PLUGIN_UNLOAD_EAGER) {
             throw HipdnnException(HIPDNN_STATUS_BAD_PARAM,
-                                  fmt::format("Invalid plugin unload mode {}", modeValue));
+                                  fmt::format("Invalid plugin unload mode {}", static_cast<int>(mode)));
         }
         plugin::PluginManager::instance().setUnloadMode(mode);
     });

@@ -1,12 +1,9 @@
 #include "core/AttributeNames.hpp"
 
-// Generated once from the public enum headers; keep in sync when an enumerator is added. The
-// switches are over ints: callers pass what a C caller passed, which need not be an enumerator.
+// Generated once from the public enum headers; keep in sync when an enumerator is added.
 namespace hipdnn_backend {
 
-namespace {
-
-const char* knownDescriptorTypeName(int type) noexcept {
+std::string descriptorTypeName(hipdnnBackendDescriptorType_t type) {
     switch (type) {
         case HIPDNN_BACKEND_INVALID_DESCRIPTOR:
             return "HIPDNN_BACKEND_INVALID_DESCRIPTOR";
@@ -77,10 +74,10 @@ const char* knownDescriptorTypeName(int type) noexcept {
         case HIPDNN_BACKEND_OPERATION_RMSNORM_BACKWARD_EXT_DESCRIPTOR:
             return "HIPDNN_BACKEND_OPERATION_RMSNORM_BACKWARD_EXT_DESCRIPTOR";
     }
-    return nullptr;
+    return "<unknown descriptor type " + std::to_string(static_cast<int>(type)) + ">";
 }
 
-const char* knownAttributeName(int name) noexcept {
+std::string attributeName(hipdnnBackendAttributeName_t name) {
     switch (name) {
         case HIPDNN_ATTR_ENGINEHEUR_MODE:
             return "HIPDNN_ATTR_ENGINEHEUR_MODE";
@@ -153,10 +150,10 @@ const char* knownAttributeName(int name) noexcept {
         case HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE:
             return "HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE";
     }
-    return nullptr;
+    return "<unknown attribute " + std::to_string(static_cast<int>(name)) + ">";
 }
 
-const char* knownAttributeTypeName(int type) noexcept {
+std::string attributeTypeName(hipdnnBackendAttributeType_t type) {
     switch (type) {
         case HIPDNN_TYPE_HANDLE:
             return "HIPDNN_TYPE_HANDLE";
@@ -185,36 +182,7 @@ const char* knownAttributeTypeName(int type) noexcept {
         case HIPDNN_TYPE_OPERATION_TYPE_EXT:
             return "HIPDNN_TYPE_OPERATION_TYPE_EXT";
     }
-    return nullptr;
-}
-
-}  // namespace
-
-std::string descriptorTypeName(int type) {
-    const char* name = knownDescriptorTypeName(type);
-    return name != nullptr ? name : "<unknown descriptor type " + std::to_string(type) + ">";
-}
-
-std::string attributeName(int name) {
-    const char* text = knownAttributeName(name);
-    return text != nullptr ? text : "<unknown attribute " + std::to_string(name) + ">";
-}
-
-std::string attributeTypeName(int type) {
-    const char* name = knownAttributeTypeName(type);
-    return name != nullptr ? name : "<unknown attribute type " + std::to_string(type) + ">";
-}
-
-bool isDescriptorType(int type) noexcept {
-    return knownDescriptorTypeName(type) != nullptr;
-}
-
-bool isAttributeName(int name) noexcept {
-    return knownAttributeName(name) != nullptr;
-}
-
-bool isAttributeType(int type) noexcept {
-    return knownAttributeTypeName(type) != nullptr;
+    return "<unknown attribute type " + std::to_string(static_cast<int>(type)) + ">";
 }
 
 }  // namespace hipdnn_backend

@@ -9,7 +9,7 @@ struct StatusText {
     const char* description;
 };
 
-StatusText statusText(int status) noexcept {
+StatusText statusText(hipdnnStatus_t status) noexcept {
     switch (status) {
         case HIPDNN_STATUS_SUCCESS:
             return {"HIPDNN_STATUS_SUCCESS", "HIPDNN_STATUS_SUCCESS: the operation completed successfully"};
@@ -59,15 +59,15 @@ StatusText statusText(int status) noexcept {
 
 }  // namespace
 
-const char* statusName(int status) noexcept {
+const char* statusName(hipdnnStatus_t status) noexcept {
     return statusText(status).name;
 }
 
-const char* statusDescription(int status) noexcept {
+const char* statusDescription(hipdnnStatus_t status) noexcept {
     return statusText(status).description;
 }
 
-const char* pluginStatusName(int status) noexcept {
+const char* pluginStatusName(hipdnnPluginStatus_t status) noexcept {
     switch (status) {
         case HIPDNN_PLUGIN_STATUS_SUCCESS:
             return "HIPDNN_PLUGIN_STATUS_SUCCESS";

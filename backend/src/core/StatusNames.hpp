@@ -5,13 +5,11 @@
 
 namespace hipdnn_backend {
 
-// They take ints: a status from outside (a C caller, a plugin) need not be an enumerator, and is
-// read as an int (hipdnn_data_sdk/utilities/CEnum.hpp).
 // "HIPDNN_STATUS_BAD_PARAM" etc.; "HIPDNN_STATUS_UNKNOWN" for values outside the enum.
-const char* statusName(int status) noexcept;
+const char* statusName(hipdnnStatus_t status) noexcept;
 // A sentence describing the status (what hipdnnGetErrorString returns).
-const char* statusDescription(int status) noexcept;
-// "HIPDNN_PLUGIN_STATUS_BAD_PARAM" etc.; "HIPDNN_PLUGIN_STATUS_UNKNOWN" for values outside the enum.
-const char* pluginStatusName(int status) noexcept;
+const char* statusDescription(hipdnnStatus_t status) noexcept;
+// "HIPDNN_PLUGIN_STATUS_BAD_PARAM" etc.
+const char* pluginStatusName(hipdnnPluginStatus_t status) noexcept;
 
 }  // namespace hipdnn_backend

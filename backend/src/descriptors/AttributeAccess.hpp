@@ -7,7 +7,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
 #include "core/HipdnnException.hpp"
@@ -42,23 +41,15 @@ struct AttributeInput {
         requireElements();
         return {static_cast<const T*>(elements), static_cast<size_t>(count)};
     }
-    // Exactly one element as T. A C enum is read as its int (a caller may store any int there), a
-    // bool as its byte (any non-zero byte is true): check the int before converting it.
+    // Exactly one element as T.
     template <class T>
-    auto single(hipdnnBackendAttributeType_t expected) const {
-        static_assert(!std::is_enum_v<T> || sizeof(T) == sizeof(int), "C enums are int-sized");
-        using Stored = std::conditional_t<std::is_enum_v<T>, int,
-                                          std::conditional_t<std::is_same_v<T, bool>, unsigned char, T>>;
+    T single(hipdnnBackendAttributeType_t expected) const {
         requireType(expected);
         requireCount(1);
         requireElements();
-        Stored value;
-        std::memcpy(&value, elements, sizeof(Stored));
-        if constexpr (std::is_same_v<T, bool>) {
-            return value != 0;
-        } else {
-            return value;
-        }
+        T value;
+        std::memcpy(&value, elements, sizeof(T));
+        return value;
     }
     // CHAR elements as a string; trailing NULs are not part of it.
     std::string text() const;

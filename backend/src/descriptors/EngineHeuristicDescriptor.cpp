@@ -37,7 +37,7 @@ void EngineHeuristicDescriptor::set(const AttributeInput& input) {
             return;
         }
         case HIPDNN_ATTR_ENGINEHEUR_MODE: {
-            const int mode = input.single<hipdnnBackendHeurMode_t>(HIPDNN_TYPE_HEUR_MODE);
+            const auto mode = input.single<hipdnnBackendHeurMode_t>(HIPDNN_TYPE_HEUR_MODE);
             if (mode == HIPDNN_HEUR_MODE_INSTANT) {
                 throw HipdnnException(HIPDNN_STATUS_NOT_SUPPORTED,
                                       "HIPDNN_HEUR_MODE_INSTANT is not supported; use FALLBACK, A or B");
@@ -45,9 +45,9 @@ void EngineHeuristicDescriptor::set(const AttributeInput& input) {
             if (mode != HIPDNN_HEUR_MODE_FALLBACK && mode != HIPDNN_HEUR_MODE_A &&
                 mode != HIPDNN_HEUR_MODE_B) {
                 throw HipdnnException(HIPDNN_STATUS_BAD_PARAM,
-                                      fmt::format("Invalid heuristic mode {}", mode));
+                                      fmt::format("Invalid heuristic mode {}", static_cast<int>(mode)));
             }
-            _mode = static_cast<hipdnnBackendHeurMode_t>(mode);
+            _mode = mode;
             return;
         }
         case HIPDNN_ATTR_ENGINEHEUR_FIND_FIRST_EXT:

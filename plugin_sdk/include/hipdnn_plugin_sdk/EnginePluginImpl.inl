@@ -21,7 +21,6 @@
 #include <hipdnn_flatbuffers_sdk/data_objects/execution_plan_generated.h>
 #include <hipdnn_plugin_sdk/EnginePluginApi.h>
 #include <hipdnn_data_sdk/logging/CallbackLogger.hpp>
-#include <hipdnn_data_sdk/utilities/CEnum.hpp>
 #include <hipdnn_flatbuffers_sdk/Builders.hpp>
 #include <hipdnn_flatbuffers_sdk/EngineConfigWrapper.hpp>
 #include <hipdnn_flatbuffers_sdk/FlatbufferError.hpp>
@@ -258,14 +257,12 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnPluginGetApiVersion(const char**
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnPluginSetLogLevel(hipdnnSeverity_t level) {
     return guardedCall("hipdnnPluginSetLogLevel: ", [&] {
-        // Read as an int: the caller may pass any value (hipdnn_data_sdk/utilities/CEnum.hpp).
-        const int value = hipdnn_data_sdk::utilities::cEnumValue(level);
-        if (value < HIPDNN_SEV_INFO || value > HIPDNN_SEV_OFF) {
+        if (level < HIPDNN_SEV_INFO || level > HIPDNN_SEV_OFF) {
             throw hipdnn_plugin_sdk::PluginError(
                 HIPDNN_PLUGIN_STATUS_BAD_PARAM,
-                "level " + std::to_string(value) + " is not a hipdnnSeverity_t value");
+                "level " + std::to_string(static_cast<int>(level)) + " is not a hipdnnSeverity_t value");
         }
-        hipdnn_data_sdk::logging::setLogLevel(static_cast<hipdnnSeverity_t>(value));
+        hipdnn_data_sdk::logging::setLogLevel(level);
     });
 }
 

@@ -10,6 +10,7 @@
 
 namespace {
 
+using hipdnn_data_sdk::utilities::broadcastsTo;
 using hipdnn_data_sdk::utilities::elementCount;
 using hipdnn_data_sdk::utilities::extractStrideOrder;
 using hipdnn_data_sdk::utilities::forEachIndex;
@@ -18,6 +19,7 @@ using hipdnn_data_sdk::utilities::generatePackedStrides;
 using hipdnn_data_sdk::utilities::layoutFromStrides;
 using hipdnn_data_sdk::utilities::offsetOf;
 using hipdnn_data_sdk::utilities::packedStrides;
+using hipdnn_data_sdk::utilities::SlidingWindow;
 using hipdnn_data_sdk::utilities::storageElementCount;
 using hipdnn_data_sdk::utilities::TensorLayout;
 using ::testing::HasSubstr;
@@ -163,6 +165,30 @@ TEST(DataSdkShape, OffsetOf) {
     EXPECT_EQ(offsetOf({1, 2, 3}, {12, 4, 1}), 23);
     EXPECT_EQ(offsetOf({}, {}), 0);
     EXPECT_THROW(offsetOf({1, 2}, {1}), std::invalid_argument);
+}
+
+TEST(DataSdkShape, SlidingWindowOutputLength) {
+    // ResNet's 7x7 stride-2 stem: (224 + 3 + 3 - 7) / 2 + 1 = 112.
+    EXPECT_EQ((SlidingWindow{224, 7, 3, 3, 2, 1}.outputLength()), 112);
+    // Dilation 2 makes a 3-tap window cover 5 elements.
+    const SlidingWindow dilated{8, 3, 0, 0, 1, 2};
+    EXPECT_EQ(dilated.extent(), 5);
+    EXPECT_EQ(dilated.outputLength(), 4);
+    EXPECT_EQ(dilated.formula(), "(8 + 0 + 0 - (2 * (3 - 1) + 1)) / 1 + 1");
+    EXPECT_EQ((SlidingWindow{8, 3, 1, 1, 1, 1}.formula(false)), "(8 + 1 + 1 - 3) / 1 + 1");
+    // Asymmetric padding and a stride that leaves a remainder round down.
+    EXPECT_EQ((SlidingWindow{7, 2, 0, 1, 3, 1}.outputLength()), 3);
+    EXPECT_EQ((SlidingWindow{2, 3, 0, 0, 1, 1}.outputLength()), std::nullopt);
+    EXPECT_EQ((SlidingWindow{8, 3, 0, 0, 0, 1}.outputLength()), std::nullopt);
+}
+
+TEST(DataSdkShape, BroadcastsTo) {
+    EXPECT_TRUE(broadcastsTo({1, 8, 1, 1}, {2, 8, 4, 4}));
+    EXPECT_TRUE(broadcastsTo({4}, {2, 8, 4, 4}));
+    EXPECT_TRUE(broadcastsTo({2, 8, 4, 4}, {2, 8, 4, 4}));
+    EXPECT_FALSE(broadcastsTo({3, 1, 1}, {2, 8, 4, 4}));
+    EXPECT_FALSE(broadcastsTo({1, 2, 8, 4, 4}, {2, 8, 4, 4}));
+    EXPECT_FALSE(broadcastsTo({8, 1}, {2, 8, 4, 4}));
 }
 
 }  // namespace

@@ -124,6 +124,56 @@ inline int64_t elementCount(const std::vector<int64_t>& dims) {
     return count;
 }
 
+/// One spatial dim of a sliding window (convolution, pooling): `window` taps `dilation` apart,
+/// moved by `stride` over `input` elements padded by `prePadding` and `postPadding`.
+struct SlidingWindow {
+    int64_t input = 1;
+    int64_t window = 1;
+    int64_t prePadding = 0;
+    int64_t postPadding = 0;
+    int64_t stride = 1;
+    int64_t dilation = 1;
+
+    /// The elements one window position covers: dilation * (window - 1) + 1.
+    int64_t extent() const { return dilation * (window - 1) + 1; }
+    int64_t paddedInput() const { return input + prePadding + postPadding; }
+
+    /// (input + pre + post - extent) / stride + 1; nullopt when the window is larger than the
+    /// padded input or the stride is not positive.
+    std::optional<int64_t> outputLength() const {
+        const int64_t span = paddedInput() - extent();
+        if (span < 0 || stride < 1) {
+            return std::nullopt;
+        }
+        return span / stride + 1;
+    }
+
+    /// The formula with its values, for messages: "(8 + 1 + 1 - (1 * (3 - 1) + 1)) / 1 + 1";
+    /// without `showDilation` the window stands alone: "(8 + 1 + 1 - 3) / 1 + 1".
+    std::string formula(bool showDilation = true) const {
+        const std::string taps =
+            showDilation ? "(" + std::to_string(dilation) + " * (" + std::to_string(window) + " - 1) + 1)"
+                         : std::to_string(window);
+        return "(" + std::to_string(input) + " + " + std::to_string(prePadding) + " + " +
+               std::to_string(postPadding) + " - " + taps + ") / " + std::to_string(stride) + " + 1";
+    }
+};
+
+/// True when `dims`, aligned from the right with `target`, has in each dim the target's value
+/// or 1 and is not of higher rank: numpy's rule for an operand that broadcasts into `target`.
+inline bool broadcastsTo(const std::vector<int64_t>& dims, const std::vector<int64_t>& target) {
+    if (dims.size() > target.size()) {
+        return false;
+    }
+    const size_t offset = target.size() - dims.size();
+    for (size_t i = 0; i < dims.size(); ++i) {
+        if (dims[i] != 1 && dims[i] != target[offset + i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /// Packed strides for `dims` laid out in `strideOrder` (a permutation of 0..rank-1, 0 fastest).
 inline std::vector<int64_t> generatePackedStrides(const std::vector<int64_t>& dims,
                                                   const std::vector<int64_t>& strideOrder) {

@@ -5,9 +5,12 @@
 #include "ExecutorSupport.hpp"
 #include "IndexIteration.hpp"
 
+#include <hipdnn_flatbuffers_sdk/PassByValue.hpp>
+
 #include <algorithm>
 #include <memory>
 #include <sstream>
+#include <type_traits>
 
 namespace hipdnn_test_sdk {
 
@@ -50,26 +53,12 @@ DataType effectiveDataType(const GraphWrapper& graph, const fb::TensorAttributes
 double scalarValue(const GraphWrapper& graph, int64_t uid,
                    const std::unordered_map<int64_t, void*>& buffers) {
     const auto& tensor = graph.tensor(uid);
-    switch (tensor.value_type()) {
-        case fb::TensorValue::Float32Value:
-            return tensor.value_as_Float32Value()->value();
-        case fb::TensorValue::Float16Value:
-            return tensor.value_as_Float16Value()->value();
-        case fb::TensorValue::BFloat16Value:
-            return tensor.value_as_BFloat16Value()->value();
-        case fb::TensorValue::Float64Value:
-            return tensor.value_as_Float64Value()->value();
-        case fb::TensorValue::Int32Value:
-            return tensor.value_as_Int32Value()->value();
-        case fb::TensorValue::Int64Value:
-            return static_cast<double>(tensor.value_as_Int64Value()->value());
-        case fb::TensorValue::BoolValue:
-            return tensor.value_as_BoolValue()->value() ? 1.0 : 0.0;
-        case fb::TensorValue::Float8Value:
-            throw GraphExecutionError(tensorLabel(tensor) +
-                                      " holds an fp8 pass-by-value scalar, which is not supported");
-        case fb::TensorValue::NONE:
-            break;
+    if (const auto value = hipdnn_flatbuffers_sdk::passByValueNumber(tensor)) {
+        return *value;
+    }
+    if (tensor.value_type() == fb::TensorValue::Float8Value) {
+        throw GraphExecutionError(tensorLabel(tensor) +
+                                  " holds an fp8 pass-by-value scalar, which is not supported");
     }
     const auto found = buffers.find(uid);
     if (found == buffers.end() || found->second == nullptr) {
@@ -95,122 +84,35 @@ std::string NodeSignature::describe(const std::vector<std::string>& portNames) c
 }
 
 std::vector<SignaturePort> signaturePorts(const NodeWrapper& node) {
-    // Optional uids add themselves only when set.
-    auto uids = [](std::initializer_list<std::optional<int64_t>> candidates) {
-        std::vector<int64_t> present;
-        for (const auto& uid : candidates) {
-            if (uid) {
-                present.push_back(*uid);
-            }
-        }
-        return present;
-    };
-    auto optional = [](flatbuffers::Optional<int64_t> value) {
-        return value.has_value() ? std::optional<int64_t>(*value) : std::nullopt;
-    };
-    switch (node.type()) {
-        case NodeAttributes::ConvolutionFwdAttributes: {
-            const auto* a = node.attributesAs<fb::ConvolutionFwdAttributes>();
-            return {{"x", {a->x_tensor_uid()}}, {"w", {a->w_tensor_uid()}}, {"y", {a->y_tensor_uid()}}};
-        }
-        case NodeAttributes::ConvolutionBwdAttributes: {
-            const auto* a = node.attributesAs<fb::ConvolutionBwdAttributes>();
-            return {{"dy", {a->dy_tensor_uid()}}, {"w", {a->w_tensor_uid()}}, {"dx", {a->dx_tensor_uid()}}};
-        }
-        case NodeAttributes::ConvolutionWrwAttributes: {
-            const auto* a = node.attributesAs<fb::ConvolutionWrwAttributes>();
-            return {{"x", {a->x_tensor_uid()}}, {"dy", {a->dy_tensor_uid()}}, {"dw", {a->dw_tensor_uid()}}};
-        }
-        case NodeAttributes::BatchnormInferenceAttributes: {
-            const auto* a = node.attributesAs<fb::BatchnormInferenceAttributes>();
-            return {{"x", {a->x_tensor_uid()}},
-                    {"y", {a->y_tensor_uid()}},
-                    {"params",
-                     {a->scale_tensor_uid(), a->bias_tensor_uid(), a->mean_tensor_uid(),
-                      a->inv_variance_tensor_uid()}}};
-        }
-        case NodeAttributes::BatchnormInferenceVarianceExtAttributes: {
-            const auto* a = node.attributesAs<fb::BatchnormInferenceVarianceExtAttributes>();
-            return {{"x", {a->x_tensor_uid()}},
-                    {"y", {a->y_tensor_uid()}},
-                    {"params",
-                     {a->scale_tensor_uid(), a->bias_tensor_uid(), a->mean_tensor_uid(),
-                      a->variance_tensor_uid()}}};
-        }
-        case NodeAttributes::BatchnormAttributes: {
-            const auto* a = node.attributesAs<fb::BatchnormAttributes>();
-            return {{"x", {a->x_tensor_uid()}},
-                    {"y", {a->y_tensor_uid()}},
-                    {"params", uids({a->scale_tensor_uid(), a->bias_tensor_uid(),
-                                     optional(a->mean_tensor_uid()), optional(a->inv_variance_tensor_uid()),
-                                     optional(a->prev_running_mean_tensor_uid()),
-                                     optional(a->prev_running_variance_tensor_uid()),
-                                     optional(a->next_running_mean_tensor_uid()),
-                                     optional(a->next_running_variance_tensor_uid())})}};
-        }
-        case NodeAttributes::BatchnormBackwardAttributes: {
-            const auto* a = node.attributesAs<fb::BatchnormBackwardAttributes>();
-            return {{"dy", {a->dy_tensor_uid()}},
-                    {"x", {a->x_tensor_uid()}},
-                    {"dx", {a->dx_tensor_uid()}},
-                    {"params", uids({a->scale_tensor_uid(), optional(a->mean_tensor_uid()),
-                                     optional(a->inv_variance_tensor_uid()), a->dscale_tensor_uid(),
-                                     a->dbias_tensor_uid()})}};
-        }
-        case NodeAttributes::PointwiseAttributes: {
-            const auto* a = node.attributesAs<fb::PointwiseAttributes>();
-            std::vector<SignaturePort> ports{{"in_0", {a->in_0_tensor_uid()}}};
-            if (a->in_1_tensor_uid().has_value()) {
-                ports.push_back({"in_1", {*a->in_1_tensor_uid()}});
-            }
-            if (a->in_2_tensor_uid().has_value()) {
-                ports.push_back({"in_2", {*a->in_2_tensor_uid()}});
-            }
-            ports.push_back({"out_0", {a->out_0_tensor_uid()}});
-            return ports;
-        }
-        case NodeAttributes::MatmulAttributes: {
-            const auto* a = node.attributesAs<fb::MatmulAttributes>();
-            return {{"a", {a->a_tensor_uid()}}, {"b", {a->b_tensor_uid()}}, {"c", {a->c_tensor_uid()}}};
-        }
-        case NodeAttributes::ReductionAttributes: {
-            const auto* a = node.attributesAs<fb::ReductionAttributes>();
-            return {{"in", {a->in_tensor_uid()}}, {"out", {a->out_tensor_uid()}}};
-        }
-        case NodeAttributes::LayernormAttributes: {
-            const auto* a = node.attributesAs<fb::LayernormAttributes>();
-            return {
-                {"x", {a->x_tensor_uid()}},
-                {"y", {a->y_tensor_uid()}},
-                {"params", uids({a->scale_tensor_uid(), a->bias_tensor_uid(), optional(a->mean_tensor_uid()),
-                                 optional(a->inv_variance_tensor_uid())})}};
-        }
-        case NodeAttributes::RMSNormAttributes: {
-            const auto* a = node.attributesAs<fb::RMSNormAttributes>();
-            return {{"x", {a->x_tensor_uid()}},
-                    {"y", {a->y_tensor_uid()}},
-                    {"params", uids({a->scale_tensor_uid(), optional(a->bias_tensor_uid()),
-                                     optional(a->inv_rms_tensor_uid())})}};
-        }
-        case NodeAttributes::RMSNormBackwardAttributes: {
-            const auto* a = node.attributesAs<fb::RMSNormBackwardAttributes>();
-            return {{"dy", {a->dy_tensor_uid()}},
-                    {"x", {a->x_tensor_uid()}},
-                    {"dx", {a->dx_tensor_uid()}},
-                    {"params", uids({a->scale_tensor_uid(), a->inv_rms_tensor_uid(), a->dscale_tensor_uid(),
-                                     optional(a->dbias_tensor_uid())})}};
-        }
-        case NodeAttributes::ResampleFwdAttributes: {
-            const auto* a = node.attributesAs<fb::ResampleFwdAttributes>();
-            std::vector<SignaturePort> ports{{"x", {a->x_tensor_uid()}}, {"y", {a->y_tensor_uid()}}};
-            if (a->index_tensor_uid().has_value()) {
-                ports.push_back({"index", {*a->index_tensor_uid()}});
-            }
-            return ports;
-        }
-        default:
-            throw GraphExecutionError(node.describe() + " has an operation the executor does not know");
+    namespace ops = hipdnn_flatbuffers_sdk::operations;
+    std::vector<SignaturePort> ports;
+    SignaturePort params{"params", {}};
+    const bool known =
+        ops::visitOperation(node.type(), [&]<class Attributes>(std::type_identity<Attributes>) {
+            const auto& attributes = *node.attributesAs<Attributes>();
+            ops::forEachPort(ops::OperationTraits<Attributes>::ports, [&](const auto& port) {
+                ops::forEachUid(port, attributes, [&](const auto&, int64_t uid, int) {
+                    switch (port.role) {
+                        case ops::PortRole::Operand:
+                            ports.push_back({std::string(port.name), {uid}});
+                            break;
+                        case ops::PortRole::Parameter:
+                        case ops::PortRole::Statistic:
+                            params.uids.push_back(uid);
+                            break;
+                        case ops::PortRole::Scalar:
+                            break;
+                    }
+                });
+            });
+        });
+    if (!known) {
+        throw GraphExecutionError(node.describe() + " has an operation the executor does not know");
     }
+    if (!params.uids.empty()) {
+        ports.push_back(std::move(params));
+    }
+    return ports;
 }
 
 void NodeRegistry::add(NodeSignature signature, NodeImplementation implementation) {
@@ -315,7 +217,7 @@ std::optional<std::string> CpuGraphExecutor::whyNotExecutable(const GraphWrapper
                resolved->signature.describe(resolved->portNames) + "; supported element types per port: " +
                supportedTypesText(_registry, node.type(), resolved->signature.dataTypes.size());
     }
-    return detail::validateNode(graph, node);
+    return detail::referenceLimit(node);
 }
 
 bool CpuGraphExecutor::canExecute(const GraphWrapper& graph, std::string& reason) const {

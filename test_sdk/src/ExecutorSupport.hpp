@@ -28,9 +28,8 @@ fb::DataType effectiveDataType(const hipdnn_flatbuffers_sdk::GraphWrapper& graph
 double scalarValue(const hipdnn_flatbuffers_sdk::GraphWrapper& graph, int64_t uid,
                    const std::unordered_map<int64_t, void*>& buffers);
 
-/// Why the node's shapes or modes are unsupported or inconsistent, or nullopt.
-std::optional<std::string> validateNode(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
-                                        const hipdnn_flatbuffers_sdk::NodeWrapper& node);
+/// What of the node the CPU references do not implement, or nullopt.
+std::optional<std::string> referenceLimit(const hipdnn_flatbuffers_sdk::NodeWrapper& node);
 
 /// Adds every built-in implementation to `registry`.
 void registerBuiltinImplementations(NodeRegistry& registry);

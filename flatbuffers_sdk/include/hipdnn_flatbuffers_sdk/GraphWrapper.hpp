@@ -7,13 +7,12 @@
 #include <flatbuffers/util.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -115,8 +114,6 @@ private:
     static std::string portLabel(const NodeWrapper& node, const NodePort& port) {
         return node.describe() + " port " + port.name;
     }
-
-    static size_t rankOf(const Tensor& tensor) { return tensor.dims()->size(); }
 
     // Names must be valid UTF-8 so that every accepted graph can be printed as JSON.
     static bool isValidUtf8(const flatbuffers::String* text) {
@@ -358,275 +355,13 @@ private:
         }
     }
 
-    static std::string formatValue(double value) {
-        if (std::isnan(value)) {
-            return "nan";
-        }
-        if (std::isinf(value)) {
-            return value > 0 ? "inf" : "-inf";
-        }
-        return std::to_string(value);
-    }
-
-    // The value of a pass-by-value floating-point scalar; nullopt for buffers and other types.
-    static std::optional<double> floatingScalarOf(const Tensor& tensor) {
-        namespace fb = data_objects;
-        switch (tensor.value_type()) {
-            case fb::TensorValue::Float32Value:
-                return tensor.value_as_Float32Value()->value();
-            case fb::TensorValue::Float16Value:
-                return tensor.value_as_Float16Value()->value();
-            case fb::TensorValue::BFloat16Value:
-                return tensor.value_as_BFloat16Value()->value();
-            case fb::TensorValue::Float64Value:
-                return tensor.value_as_Float64Value()->value();
-            default:
-                return std::nullopt;
-        }
-    }
-
-    // Epsilon and momentum scale statistics: NaN or Inf would turn every output into NaN (or a
-    // constant) that no comparison should accept. A pass-by-value value must be finite; the
-    // values of a buffer are the caller's.
-    void requireFiniteScalar(const NodeWrapper& node, const char* port,
-                             flatbuffers::Optional<int64_t> uid) const {
-        if (uid.has_value()) {
-            requireFiniteScalar(node, port, *uid);
-        }
-    }
-
-    void requireFiniteScalar(const NodeWrapper& node, const char* port, int64_t uid) const {
-        const Tensor& scalar = tensor(uid);
-        const auto value = floatingScalarOf(scalar);
-        if (value && !std::isfinite(*value)) {
-            throw GraphError(node.describe() + " port " + port + ": " + label(scalar) + " has value " +
-                             formatValue(*value) + "; it must be finite");
-        }
-    }
-
-    // Optional float attributes: `finite` ones must be finite, the others (clip bounds, where an
-    // infinite bound means no bound) must at least be numbers.
-    static void requireNumber(const NodeWrapper& node, const char* field, flatbuffers::Optional<float> value,
-                              bool finite) {
-        if (!value.has_value()) {
-            return;
-        }
-        if (std::isnan(*value) || (finite && std::isinf(*value))) {
-            throw GraphError(node.describe() + " has " + field + " " + formatValue(*value) + "; it must be " +
-                             (finite ? "finite" : "a number"));
-        }
-    }
-
-    // Per-operation fields the schema cannot make required.
+    // The operation's contract (Operations.hpp): rules between its tensors and attributes that
+    // the schema cannot state.
     void validateAttributes(const NodeWrapper& node) const {
-        namespace fb = data_objects;
-        switch (node.type()) {
-            case fb::NodeAttributes::BatchnormInferenceVarianceExtAttributes: {
-                const auto* a = node.attributesAs<fb::BatchnormInferenceVarianceExtAttributes>();
-                requireFiniteScalar(node, "epsilon", a->epsilon_tensor_uid());
-                break;
-            }
-            case fb::NodeAttributes::ConvolutionFwdAttributes: {
-                const auto* a = node.attributesAs<fb::ConvolutionFwdAttributes>();
-                validateConvolution(
-                    node, {{"x", a->x_tensor_uid()}, {"w", a->w_tensor_uid()}, {"y", a->y_tensor_uid()}},
-                    a->pre_padding(), a->post_padding(), a->stride(), a->dilation(), a->conv_mode());
-                break;
-            }
-            case fb::NodeAttributes::ConvolutionBwdAttributes: {
-                const auto* a = node.attributesAs<fb::ConvolutionBwdAttributes>();
-                validateConvolution(
-                    node, {{"dx", a->dx_tensor_uid()}, {"w", a->w_tensor_uid()}, {"dy", a->dy_tensor_uid()}},
-                    a->pre_padding(), a->post_padding(), a->stride(), a->dilation(), a->conv_mode());
-                break;
-            }
-            case fb::NodeAttributes::ConvolutionWrwAttributes: {
-                const auto* a = node.attributesAs<fb::ConvolutionWrwAttributes>();
-                validateConvolution(
-                    node, {{"x", a->x_tensor_uid()}, {"dw", a->dw_tensor_uid()}, {"dy", a->dy_tensor_uid()}},
-                    a->pre_padding(), a->post_padding(), a->stride(), a->dilation(), a->conv_mode());
-                break;
-            }
-            case fb::NodeAttributes::ResampleFwdAttributes: {
-                const auto* a = node.attributesAs<fb::ResampleFwdAttributes>();
-                const size_t spatial =
-                    spatialRank(node, {{"x", a->x_tensor_uid()}, {"y", a->y_tensor_uid()}});
-                validateSpatialVector(node, "pre_padding", a->pre_padding(), spatial, 0);
-                validateSpatialVector(node, "post_padding", a->post_padding(), spatial, 0);
-                validateSpatialVector(node, "stride", a->stride(), spatial, 1);
-                validateSpatialVector(node, "window", a->window(), spatial, 1);
-                requireMode(node, "resample_mode", a->resample_mode(), fb::ResampleMode::NOT_SET,
-                            fb::EnumNameResampleMode(a->resample_mode()));
-                if (!isKnownEnumValue(a->padding_mode())) {
-                    throw GraphError(node.describe() + " has unknown padding_mode " +
-                                     std::to_string(static_cast<int>(a->padding_mode())));
-                }
-                if (a->generate_index() && !a->index_tensor_uid().has_value()) {
-                    throw GraphError(node.describe() + " sets generate_index but has no index tensor");
-                }
-                break;
-            }
-            case fb::NodeAttributes::PointwiseAttributes: {
-                const auto* a = node.attributesAs<fb::PointwiseAttributes>();
-                requireMode(node, "pointwise operation", a->operation(), fb::PointwiseMode::UNSET,
-                            fb::EnumNamePointwiseMode(a->operation()));
-                const int inputCount = pointwiseInputCount(a->operation());
-                const std::string mode = fb::EnumNamePointwiseMode(a->operation());
-                if (inputCount >= 2 && !a->in_1_tensor_uid().has_value()) {
-                    throw GraphError(node.describe() + ": pointwise mode " + mode + " needs in_1");
-                }
-                if (inputCount >= 3 && !a->in_2_tensor_uid().has_value()) {
-                    throw GraphError(node.describe() + ": pointwise mode " + mode + " needs in_2");
-                }
-                if (a->operation() == fb::PointwiseMode::GEN_INDEX && !a->axis().has_value()) {
-                    throw GraphError(node.describe() + ": pointwise mode GEN_INDEX needs axis");
-                }
-                requireNumber(node, "relu_lower_clip", a->relu_lower_clip(), false);
-                requireNumber(node, "relu_upper_clip", a->relu_upper_clip(), false);
-                requireNumber(node, "relu_lower_clip_slope", a->relu_lower_clip_slope(), true);
-                requireNumber(node, "swish_beta", a->swish_beta(), true);
-                requireNumber(node, "elu_alpha", a->elu_alpha(), true);
-                requireNumber(node, "softplus_beta", a->softplus_beta(), true);
-                break;
-            }
-            case fb::NodeAttributes::ReductionAttributes: {
-                const auto* a = node.attributesAs<fb::ReductionAttributes>();
-                requireMode(node, "reduction mode", a->mode(), fb::ReductionMode::NOT_SET,
-                            fb::EnumNameReductionMode(a->mode()));
-                break;
-            }
-            case fb::NodeAttributes::MatmulAttributes: {
-                const auto* a = node.attributesAs<fb::MatmulAttributes>();
-                for (const auto& [port, uid] :
-                     {std::pair{"a", a->a_tensor_uid()}, std::pair{"b", a->b_tensor_uid()},
-                      std::pair{"c", a->c_tensor_uid()}}) {
-                    if (rankOf(tensor(uid)) < 2) {
-                        throw GraphError(node.describe() + " port " + port +
-                                         ": matmul tensors need rank >= 2, " + label(tensor(uid)) +
-                                         " has rank " + std::to_string(rankOf(tensor(uid))));
-                    }
-                }
-                break;
-            }
-            case fb::NodeAttributes::LayernormAttributes: {
-                const auto* a = node.attributesAs<fb::LayernormAttributes>();
-                requireMode(node, "forward_phase", a->forward_phase(), fb::NormFwdPhase::NOT_SET,
-                            fb::EnumNameNormFwdPhase(a->forward_phase()));
-                requireFiniteScalar(node, "epsilon", a->epsilon_tensor_uid());
-                if (a->forward_phase() == fb::NormFwdPhase::TRAINING &&
-                    (!a->mean_tensor_uid().has_value() || !a->inv_variance_tensor_uid().has_value())) {
-                    throw GraphError(node.describe() +
-                                     ": layernorm TRAINING needs mean and inv_variance outputs");
-                }
-                break;
-            }
-            case fb::NodeAttributes::RMSNormAttributes: {
-                const auto* a = node.attributesAs<fb::RMSNormAttributes>();
-                requireMode(node, "forward_phase", a->forward_phase(), fb::NormFwdPhase::NOT_SET,
-                            fb::EnumNameNormFwdPhase(a->forward_phase()));
-                requireFiniteScalar(node, "epsilon", a->epsilon_tensor_uid());
-                if (a->forward_phase() == fb::NormFwdPhase::TRAINING &&
-                    !a->inv_rms_tensor_uid().has_value()) {
-                    throw GraphError(node.describe() + ": rmsnorm TRAINING needs an inv_rms output");
-                }
-                break;
-            }
-            case fb::NodeAttributes::BatchnormAttributes: {
-                const auto* a = node.attributesAs<fb::BatchnormAttributes>();
-                requireFiniteScalar(node, "epsilon", a->epsilon_tensor_uid());
-                requireFiniteScalar(node, "momentum", a->momentum_tensor_uid());
-                const int runningStatCount = a->prev_running_mean_tensor_uid().has_value() +
-                                             a->prev_running_variance_tensor_uid().has_value() +
-                                             a->momentum_tensor_uid().has_value() +
-                                             a->next_running_mean_tensor_uid().has_value() +
-                                             a->next_running_variance_tensor_uid().has_value();
-                if (runningStatCount != 0 && runningStatCount != 5) {
-                    throw GraphError(
-                        node.describe() +
-                        ": running statistics need all of prev_running_mean, prev_running_variance, "
-                        "momentum, next_running_mean and next_running_variance, or none");
-                }
-                break;
-            }
-            case fb::NodeAttributes::BatchnormBackwardAttributes: {
-                const auto* a = node.attributesAs<fb::BatchnormBackwardAttributes>();
-                const bool hasMean = a->mean_tensor_uid().has_value();
-                if (hasMean != a->inv_variance_tensor_uid().has_value()) {
-                    throw GraphError(node.describe() +
-                                     ": saved mean and inv_variance must be given together");
-                }
-                if (!hasMean && !a->epsilon_tensor_uid().has_value()) {
-                    throw GraphError(node.describe() +
-                                     ": without saved mean and inv_variance an epsilon tensor is needed");
-                }
-                requireFiniteScalar(node, "epsilon", a->epsilon_tensor_uid());
-                break;
-            }
-            default:
-                break;
-        }
-    }
-
-    template <class Mode>
-    static void requireMode(const NodeWrapper& node, const char* field, Mode mode, Mode unset,
-                            const char* name) {
-        if (!isKnownEnumValue(mode) || mode == unset) {
-            throw GraphError(
-                node.describe() + " has " + field + " " +
-                (isKnownEnumValue(mode) ? std::string(name) : std::to_string(static_cast<int>(mode))) +
-                "; a valid value is required");
-        }
-    }
-
-    // The number of spatial dims of (N, C, spatial...) tensors that must all have one rank.
-    size_t spatialRank(const NodeWrapper& node,
-                       std::initializer_list<std::pair<const char*, int64_t>> ports) const {
-        const size_t rank = rankOf(tensor(ports.begin()->second));
-        for (const auto& [port, uid] : ports) {
-            if (rankOf(tensor(uid)) != rank || rank < 3) {
-                throw GraphError(node.describe() + " port " + port + ": " + label(tensor(uid)) +
-                                 " has rank " + std::to_string(rankOf(tensor(uid))) +
-                                 "; tensors need one rank >= 3 (" + std::to_string(rank) + " for port " +
-                                 ports.begin()->first + ")");
-            }
-        }
-        return rank - 2;
-    }
-
-    void validateConvolution(const NodeWrapper& node,
-                             std::initializer_list<std::pair<const char*, int64_t>> ports,
-                             const flatbuffers::Vector<int64_t>* prePadding,
-                             const flatbuffers::Vector<int64_t>* postPadding,
-                             const flatbuffers::Vector<int64_t>* stride,
-                             const flatbuffers::Vector<int64_t>* dilation,
-                             data_objects::ConvMode mode) const {
-        const size_t spatial = spatialRank(node, ports);
-        validateSpatialVector(node, "pre_padding", prePadding, spatial, 0);
-        validateSpatialVector(node, "post_padding", postPadding, spatial, 0);
-        validateSpatialVector(node, "stride", stride, spatial, 1);
-        validateSpatialVector(node, "dilation", dilation, spatial, 1);
-        requireMode(node, "conv_mode", mode, data_objects::ConvMode::UNSET,
-                    data_objects::EnumNameConvMode(mode));
-    }
-
-    static void validateSpatialVector(const NodeWrapper& node, const char* field,
-                                      const flatbuffers::Vector<int64_t>* values, size_t spatialDims,
-                                      int64_t minimum) {
-        if (!hasAlignedElements(values)) {
-            throw GraphError(node.describe() + " has a misaligned " + field + " vector (corrupted buffer)");
-        }
-        const size_t count = values != nullptr ? values->size() : 0;
-        if (count != spatialDims) {
-            throw GraphError(node.describe() + " has " + std::to_string(count) + " " + field +
-                             " values for " + std::to_string(spatialDims) + " spatial dims");
-        }
-        for (flatbuffers::uoffset_t i = 0; i < count; ++i) {
-            if (values->Get(i) < minimum) {
-                throw GraphError(node.describe() + " has " + field + "[" + std::to_string(i) +
-                                 "] = " + std::to_string(values->Get(i)) +
-                                 "; it must be >= " + std::to_string(minimum));
-            }
-        }
+        operations::visitOperation(node.type(), [&]<class Attributes>(std::type_identity<Attributes>) {
+            operations::OperationTraits<Attributes>::check(operations::Contract<Attributes>(
+                *node.attributesAs<Attributes>(), _tensorsByUid, node.describe()));
+        });
     }
 
     std::vector<uint8_t> _buffer;

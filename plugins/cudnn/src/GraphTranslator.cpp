@@ -56,29 +56,6 @@ void padToRank(std::vector<int64_t>& dims, std::vector<int64_t>& strides, const 
     }
 }
 
-std::optional<float> byValueScalar(const fb::TensorAttributes& tensor) {
-    switch (tensor.value_type()) {
-        case fb::TensorValue::Float32Value:
-            return tensor.value_as_Float32Value()->value();
-        case fb::TensorValue::Float16Value:
-            return tensor.value_as_Float16Value()->value();
-        case fb::TensorValue::BFloat16Value:
-            return tensor.value_as_BFloat16Value()->value();
-        case fb::TensorValue::Float64Value:
-            return static_cast<float>(tensor.value_as_Float64Value()->value());
-        case fb::TensorValue::Int32Value:
-            return static_cast<float>(tensor.value_as_Int32Value()->value());
-        case fb::TensorValue::Int64Value:
-            return static_cast<float>(tensor.value_as_Int64Value()->value());
-        case fb::TensorValue::BoolValue:
-            return tensor.value_as_BoolValue()->value() ? 1.0F : 0.0F;
-        case fb::TensorValue::Float8Value:
-        case fb::TensorValue::NONE:
-            return std::nullopt;
-    }
-    return std::nullopt;
-}
-
 TensorSpec translateTensor(const fb::TensorAttributes& tensor, const RankPolicy& policy) {
     TensorSpec spec;
     spec.uid = tensor.uid();
@@ -88,10 +65,11 @@ TensorSpec translateTensor(const fb::TensorAttributes& tensor, const RankPolicy&
     spec.isVirtual = tensor.virtual_();
     const std::string label = "tensor " + std::to_string(spec.uid) + " '" + spec.name + "'";
     if (tensor.value_type() != fb::TensorValue::NONE) {
-        spec.byValue = byValueScalar(tensor);
-        if (!spec.byValue) {
+        const auto value = hipdnn_flatbuffers_sdk::passByValueNumber(tensor);
+        if (!value) {
             throw TranslationError(label + ": fp8 pass-by-value scalars are not mapped to cuDNN");
         }
+        spec.byValue = static_cast<float>(*value);
         // cuDNN reads by-value scalars from host memory in the compute type.
         spec.dataType = CUDNN_DATA_FLOAT;
     } else if (spec.isVirtual) {

@@ -11,25 +11,6 @@ using hipdnn_flatbuffers_sdk::NodeWrapper;
 using md = dnnl::memory::desc;
 using flags = dnnl::normalization_flags;
 
-std::optional<double> scalarValue(const fb::TensorAttributes& tensor) {
-    switch (tensor.value_type()) {
-        case fb::TensorValue::Float32Value:
-            return tensor.value_as_Float32Value()->value();
-        case fb::TensorValue::Float16Value:
-            return tensor.value_as_Float16Value()->value();
-        case fb::TensorValue::BFloat16Value:
-            return tensor.value_as_BFloat16Value()->value();
-        case fb::TensorValue::Float64Value:
-            return tensor.value_as_Float64Value()->value();
-        case fb::TensorValue::Int32Value:
-            return tensor.value_as_Int32Value()->value();
-        case fb::TensorValue::Int64Value:
-            return static_cast<double>(tensor.value_as_Int64Value()->value());
-        default:
-            return std::nullopt;
-    }
-}
-
 float unbiasedVariance(float biasedVariance, int64_t elementsPerChannel) {
     if (elementsPerChannel < 2) {
         return biasedVariance;
@@ -52,7 +33,7 @@ void requireChannelVector(const NodeWrapper& node, const fb::TensorAttributes& t
 }
 
 float requireEpsilon(const NodeWrapper& node, const GraphWrapper& graph, int64_t uid) {
-    const auto value = scalarValue(graph.tensor(uid));
+    const auto value = hipdnn_flatbuffers_sdk::passByValueNumber(graph.tensor(uid));
     if (!value) {
         decline(node,
                 "epsilon must be a pass-by-value scalar (oneDNN fixes it when the primitive is created)");
@@ -196,7 +177,7 @@ std::unique_ptr<PlanStep> buildBatchnormTrainingStep(const dnnl::engine& engine,
     std::optional<float> momentum;
     if (running) {
         const fb::TensorAttributes& m = graph.tensor(*a->momentum_tensor_uid());
-        if (auto value = scalarValue(m)) {
+        if (auto value = hipdnn_flatbuffers_sdk::passByValueNumber(m)) {
             momentum = static_cast<float>(*value);
         } else if (m.data_type() != fb::DataType::FLOAT) {
             decline(node,

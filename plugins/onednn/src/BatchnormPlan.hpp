@@ -24,9 +24,6 @@ std::unique_ptr<PlanStep> buildBatchnormBackwardStep(const dnnl::engine& engine,
                                                      const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
                                                      const Stage& stage);
 
-/// The value of a pass-by-value scalar tensor, nullopt when the tensor is not pass-by-value.
-std::optional<double> scalarValue(const fb::TensorAttributes& tensor);
-
 /// Training updates running variances with the unbiased batch variance; oneDNN reports the
 /// biased one (divided by n), so it is rescaled by n / (n - 1) (n = elements per channel).
 float unbiasedVariance(float biasedVariance, int64_t elementsPerChannel);

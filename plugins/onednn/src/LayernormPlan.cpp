@@ -52,7 +52,8 @@ std::unique_ptr<PlanStep> buildLayernormStep(const dnnl::engine& engine, const G
                               describeTensor(graph.tensor(*uid)) + ")");
         }
     }
-    const auto epsilonValue = scalarValue(graph.tensor(a->epsilon_tensor_uid()));
+    const auto epsilonValue =
+        hipdnn_flatbuffers_sdk::passByValueNumber(graph.tensor(a->epsilon_tensor_uid()));
     if (!epsilonValue) {
         decline(node,
                 "epsilon must be a pass-by-value scalar (oneDNN fixes it when the primitive is created)");

@@ -124,7 +124,7 @@ OnednnExecutionContext::OnednnExecutionContext(const dnnl::engine& engine, const
     for (const auto& step : _steps) {
         for (int64_t uid : step->boundUids()) {
             const fb::TensorAttributes& tensor = graph.tensor(uid);
-            if (auto value = scalarValue(tensor)) {
+            if (auto value = hipdnn_flatbuffers_sdk::passByValueNumber(tensor)) {
                 _constants[uid] = static_cast<float>(*value);
             } else if (tensor.virtual_() && !_virtualOffsets.contains(uid)) {
                 _virtualOffsets[uid] = offset;

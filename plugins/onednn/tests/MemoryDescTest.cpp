@@ -92,8 +92,8 @@ TEST(MemoryDesc, ScalarOperandsTakeTheDestinationRank) {
                            .build();
     const GraphWrapper graph(bytes.data(), bytes.size());
     EXPECT_EQ(makeOperandDesc(graph.tensor(2), 4).dims(), (dnnl::memory::dims{1, 1, 1, 1}));
-    EXPECT_EQ(scalarValue(graph.tensor(2)), std::optional<double>(2.0));
-    EXPECT_FALSE(scalarValue(graph.tensor(1)).has_value());
+    EXPECT_EQ(hipdnn_flatbuffers_sdk::passByValueNumber(graph.tensor(2)), std::optional<double>(2.0));
+    EXPECT_FALSE(hipdnn_flatbuffers_sdk::passByValueNumber(graph.tensor(1)).has_value());
 }
 
 TEST(Batchnorm, UnbiasedVarianceCorrection) {

@@ -44,15 +44,17 @@ struct NodeSignature {
 };
 
 /// One signature port: the name shown in messages and the uids whose element type it stands
-/// for. Per-channel parameters (batchnorm and norm scale/bias/statistics) form one port,
-/// "params", and must share one element type.
+/// for. Derived from the operation catalogue's port roles: each operand present is a port of its
+/// own; the parameters and statistics present (batchnorm and norm scale, bias, statistics) form
+/// one port, "params", last, and must share one element type; scalars (epsilon, momentum) are
+/// not part of the signature.
 struct SignaturePort {
     std::string name;
     std::vector<int64_t> uids;
 };
 
-/// The signature ports of a node, in registry order:
-///  - convolutions: the two inputs, then the output (x, w, y / dy, w, dx / x, dy, dw);
+/// The signature ports of a node, in registry order (operands in schema order, then params):
+///  - convolutions: x, w, y / dy, w, dx / x, dy, dw;
 ///  - batchnorm inference (with variance) and training: x, y, params;
 ///  - batchnorm backward: dy, x, dx, params; layernorm, rmsnorm: x, y, params;
 ///  - rmsnorm backward: dy, x, dx, params; pointwise: in_0, [in_1, [in_2,]] out_0;

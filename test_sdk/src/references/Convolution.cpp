@@ -2,6 +2,8 @@
 
 #include "Common.hpp"
 
+#include <hipdnn_data_sdk/utilities/ShapeUtilities.hpp>
+
 #include <numeric>
 
 namespace hipdnn_test_sdk::references {
@@ -71,12 +73,13 @@ ConvGeometry makeGeometry(const std::vector<int64_t>& xDims, const std::vector<i
                     std::to_string(d) + ")");
         const int64_t in = xDims[d + 2];
         const int64_t k = wDims[d + 2];
-        const int64_t span = params.dilation[d] * (k - 1) + 1;
-        const int64_t padded = in + params.prePadding[d] + params.postPadding[d];
-        require(k >= 1 && padded >= span, "convolution: filter extent " + std::to_string(span) +
-                                              " exceeds padded input " + std::to_string(padded) +
-                                              " in spatial dim " + std::to_string(d));
-        const int64_t expected = (padded - span) / params.stride[d] + 1;
+        const hipdnn_data_sdk::utilities::SlidingWindow window{
+            in, k, params.prePadding[d], params.postPadding[d], params.stride[d], params.dilation[d]};
+        const auto length = window.outputLength();
+        require(k >= 1 && length.has_value(),
+                "convolution: filter extent " + std::to_string(window.extent()) + " exceeds padded input " +
+                    std::to_string(window.paddedInput()) + " in spatial dim " + std::to_string(d));
+        const int64_t expected = *length;
         require(yDims[d + 2] == expected, "convolution: output spatial dim " + std::to_string(d) + " is " +
                                               std::to_string(yDims[d + 2]) + ", expected " +
                                               std::to_string(expected));

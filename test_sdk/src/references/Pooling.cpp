@@ -2,6 +2,8 @@
 
 #include "Common.hpp"
 
+#include <hipdnn_data_sdk/utilities/ShapeUtilities.hpp>
+
 #include <algorithm>
 #include <limits>
 
@@ -42,8 +44,11 @@ void poolingForward(const PoolingParams& params, const TensorView<const T>& x, c
                     params.postPadding[d] < window,
                 "pooling: need window, stride >= 1 and 0 <= padding < window (spatial dim " +
                     std::to_string(d) + ")");
-        const int64_t padded = x.dims[d + 2] + params.prePadding[d] + params.postPadding[d];
-        const int64_t expected = padded >= window ? (padded - window) / params.stride[d] + 1 : 0;
+        const int64_t expected =
+            hipdnn_data_sdk::utilities::SlidingWindow{x.dims[d + 2], window, params.prePadding[d],
+                                                      params.postPadding[d], params.stride[d]}
+                .outputLength()
+                .value_or(0);
         require(y.dims[d + 2] == expected, "pooling: output spatial dim " + std::to_string(d) + " is " +
                                                std::to_string(y.dims[d + 2]) + ", expected " +
                                                std::to_string(expected));

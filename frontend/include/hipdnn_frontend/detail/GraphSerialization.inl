@@ -3,13 +3,50 @@
 
 #include <set>
 #include <string_view>
+#include <type_traits>
 
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 #include <hipdnn_flatbuffers_sdk/GraphJson.hpp>
+#include <hipdnn_flatbuffers_sdk/Operations.hpp>
 
 namespace hipdnn_frontend::detail {
 
 using graph::TensorAttributes;
+
+template <class... Nodes>
+struct NodeList {};
+
+// The node class of each operation of the catalogue (hipdnn_flatbuffers_sdk/Operations.hpp).
+using SerializableNodes =
+    NodeList<graph::BatchnormInferenceNode, graph::PointwiseNode, graph::BatchnormBackwardNode,
+             graph::BatchnormNode, graph::ConvFpropNode, graph::ConvDgradNode, graph::ConvWgradNode,
+             graph::BatchnormInferenceVarianceNode, graph::MatmulNode, graph::RmsnormNode,
+             graph::LayernormNode, graph::RmsnormBackwardNode, graph::ReductionNode, graph::ResampleNode>;
+
+template <class Attributes, class... Nodes>
+constexpr bool hasNodeFor(NodeList<Nodes...>) {
+    return (std::is_same_v<typename Nodes::Schema, Attributes> || ...);
+}
+
+template <class... Attributes>
+constexpr bool everyOperationHasANode(hipdnn_flatbuffers_sdk::operations::OperationList<Attributes...>) {
+    return (hasNodeFor<Attributes>(SerializableNodes{}) && ...);
+}
+
+static_assert(everyOperationHasANode(hipdnn_flatbuffers_sdk::operations::Operations{}),
+              "every operation of the catalogue needs a frontend node in SerializableNodes");
+
+// Calls visit(std::type_identity<Node>{}) for the node class whose schema table is `type`; false
+// when there is none.
+template <class Visitor>
+bool visitNodeType(fbs::NodeAttributes type, Visitor&& visit) {
+    return [&]<class... Nodes>(NodeList<Nodes...>) {
+        return ((fbs::NodeAttributesTraits<typename Nodes::Schema>::enum_value == type
+                     ? (visit(std::type_identity<Nodes>{}), true)
+                     : false) ||
+                ...);
+    }(SerializableNodes{});
+}
 
 inline std::pair<fbs::TensorValue, flatbuffers::Offset<void>> packValue(
     flatbuffers::FlatBufferBuilder& builder, const TensorAttributes& tensor) {
@@ -160,78 +197,16 @@ inline Error Graph::fromFlatbuffer(const std::vector<uint8_t>& data) {
         for (const auto* node : *source.nodes()) {
             const std::string nodeName = node->name() ? node->name()->str() : std::string();
             const DataType compute = hipdnn_frontend::detail::fromFbs(node->compute_data_type());
-            auto add = [&](auto nodeTag, auto attributes) {
-                using NodeT = typename decltype(nodeTag)::type;
-                attributes.set_name(nodeName).set_compute_data_type(compute);
-                addNode<NodeT>(std::move(attributes), "node");
-            };
-            switch (node->attributes_type()) {
-                case fbs::NodeAttributes::ConvolutionFwdAttributes:
-                    add(std::type_identity<ConvFpropNode>{},
-                        ConvFpropNode::unpack(*node->attributes_as_ConvolutionFwdAttributes(), lookup));
-                    break;
-                case fbs::NodeAttributes::ConvolutionBwdAttributes:
-                    add(std::type_identity<ConvDgradNode>{},
-                        ConvDgradNode::unpack(*node->attributes_as_ConvolutionBwdAttributes(), lookup));
-                    break;
-                case fbs::NodeAttributes::ConvolutionWrwAttributes:
-                    add(std::type_identity<ConvWgradNode>{},
-                        ConvWgradNode::unpack(*node->attributes_as_ConvolutionWrwAttributes(), lookup));
-                    break;
-                case fbs::NodeAttributes::BatchnormAttributes:
-                    add(std::type_identity<BatchnormNode>{},
-                        BatchnormNode::unpack(*node->attributes_as_BatchnormAttributes(), lookup));
-                    break;
-                case fbs::NodeAttributes::BatchnormInferenceAttributes:
-                    add(std::type_identity<BatchnormInferenceNode>{},
-                        BatchnormInferenceNode::unpack(*node->attributes_as_BatchnormInferenceAttributes(),
-                                                       lookup));
-                    break;
-                case fbs::NodeAttributes::BatchnormInferenceVarianceExtAttributes:
-                    add(std::type_identity<BatchnormInferenceVarianceNode>{},
-                        BatchnormInferenceVarianceNode::unpack(
-                            *node->attributes_as_BatchnormInferenceVarianceExtAttributes(), lookup));
-                    break;
-                case fbs::NodeAttributes::BatchnormBackwardAttributes:
-                    add(std::type_identity<BatchnormBackwardNode>{},
-                        BatchnormBackwardNode::unpack(*node->attributes_as_BatchnormBackwardAttributes(),
-                                                      lookup));
-                    break;
-                case fbs::NodeAttributes::PointwiseAttributes:
-                    add(std::type_identity<PointwiseNode>{},
-                        PointwiseNode::unpack(*node->attributes_as_PointwiseAttributes(), lookup));
-                    break;
-                case fbs::NodeAttributes::MatmulAttributes:
-                    add(std::type_identity<MatmulNode>{},
-                        MatmulNode::unpack(*node->attributes_as_MatmulAttributes(), lookup));
-                    break;
-                case fbs::NodeAttributes::ReductionAttributes:
-                    add(std::type_identity<ReductionNode>{},
-                        ReductionNode::unpack(*node->attributes_as_ReductionAttributes(), lookup));
-                    break;
-                case fbs::NodeAttributes::LayernormAttributes:
-                    add(std::type_identity<LayernormNode>{},
-                        LayernormNode::unpack(*node->attributes_as_LayernormAttributes(), lookup));
-                    break;
-                case fbs::NodeAttributes::RMSNormAttributes:
-                    add(std::type_identity<RmsnormNode>{},
-                        RmsnormNode::unpack(*node->attributes_as_RMSNormAttributes(), lookup));
-                    break;
-                case fbs::NodeAttributes::RMSNormBackwardAttributes:
-                    add(std::type_identity<RmsnormBackwardNode>{},
-                        RmsnormBackwardNode::unpack(*node->attributes_as_RMSNormBackwardAttributes(),
-                                                    lookup));
-                    break;
-                case fbs::NodeAttributes::ResampleFwdAttributes:
-                    add(std::type_identity<ResampleNode>{},
-                        ResampleNode::unpack(*node->attributes_as_ResampleFwdAttributes(), lookup));
-                    break;
-                default:
-                    return {ErrorCode::INVALID_VALUE,
-                            "node '" + nodeName + "' has attributes of type " +
-                                fbs::EnumNameNodeAttributes(node->attributes_type()) +
-                                ", which the frontend does not know"};
-            }
+            const bool known =
+                detail::visitNodeType(node->attributes_type(), [&]<class NodeT>(std::type_identity<NodeT>) {
+                    auto attributes = NodeT::unpack(*node->attributes_as<typename NodeT::Schema>(), lookup);
+                    attributes.set_name(nodeName).set_compute_data_type(compute);
+                    addNode<NodeT>(std::move(attributes), "node");
+                });
+            HIPDNN_RETURN_FRONTEND_ERROR_IF(!known, ErrorCode::INVALID_VALUE,
+                                            "node '" + nodeName + "' has attributes of type " +
+                                                fbs::EnumNameNodeAttributes(node->attributes_type()) +
+                                                ", which the frontend does not know");
             HIPDNN_RETURN_FRONTEND_ERROR_IF(!lookup.missing().empty(), ErrorCode::INVALID_VALUE,
                                             "node '" + nodeName + "' names tensor uid " +
                                                 std::to_string(lookup.missing().front()) +

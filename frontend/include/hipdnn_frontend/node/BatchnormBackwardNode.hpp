@@ -10,6 +10,7 @@ namespace hipdnn_frontend::graph {
 class BatchnormBackwardNode : public NodeBase<BatchnormBackwardNode, BatchnormBackwardAttributes> {
 public:
     static constexpr NodeType kType = NodeType::BATCHNORM_BACKWARD;
+    using Schema = fbs::BatchnormBackwardAttributes;
     using NodeBase::NodeBase;
 
     static std::string_view portName(InputNames port) {
@@ -78,8 +79,7 @@ public:
         return inferOutput(OutputNames::DBIAS, channelDims, InputNames::X);
     }
 
-    std::pair<fbs::NodeAttributes, flatbuffers::Offset<void>> packAttributes(
-        flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
+    flatbuffers::Offset<Schema> packAttributes(flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
         auto peers = detail::uidVector(b, uids, attributes.get_peer_stats());
         auto offset = fbs::CreateBatchnormBackwardAttributes(
             b, detail::uidOf(uids, in(InputNames::DY)), detail::uidOf(uids, in(InputNames::X)),
@@ -88,11 +88,10 @@ public:
             detail::uidOf(uids, in(InputNames::SCALE)), peers, detail::uidOf(uids, out(OutputNames::DX)),
             detail::uidOf(uids, out(OutputNames::DSCALE)), detail::uidOf(uids, out(OutputNames::DBIAS)),
             detail::optionalUidOf(uids, in(InputNames::EPSILON)));
-        return {fbs::NodeAttributes::BatchnormBackwardAttributes, offset.Union()};
+        return offset;
     }
 
-    static BatchnormBackwardAttributes unpack(const fbs::BatchnormBackwardAttributes& source,
-                                              const detail::TensorLookup& tensors) {
+    static BatchnormBackwardAttributes unpack(const Schema& source, const detail::TensorLookup& tensors) {
         BatchnormBackwardAttributes result;
         result.inputs[InputNames::DY] = tensors(source.dy_tensor_uid());
         result.inputs[InputNames::X] = tensors(source.x_tensor_uid());

@@ -10,6 +10,7 @@ namespace hipdnn_frontend::graph {
 class BatchnormInferenceNode : public NodeBase<BatchnormInferenceNode, BatchnormInferenceAttributes> {
 public:
     static constexpr NodeType kType = NodeType::BATCHNORM_INFERENCE;
+    using Schema = fbs::BatchnormInferenceAttributes;
     using NodeBase::NodeBase;
 
     static std::string_view portName(InputNames port) {
@@ -42,17 +43,15 @@ public:
         return inferOutput(OutputNames::Y, x.get_dim(), InputNames::X);
     }
 
-    std::pair<fbs::NodeAttributes, flatbuffers::Offset<void>> packAttributes(
-        flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
+    flatbuffers::Offset<Schema> packAttributes(flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
         auto offset = fbs::CreateBatchnormInferenceAttributes(
             b, detail::uidOf(uids, in(InputNames::X)), detail::uidOf(uids, in(InputNames::MEAN)),
             detail::uidOf(uids, in(InputNames::INV_VARIANCE)), detail::uidOf(uids, in(InputNames::SCALE)),
             detail::uidOf(uids, in(InputNames::BIAS)), detail::uidOf(uids, out(OutputNames::Y)));
-        return {fbs::NodeAttributes::BatchnormInferenceAttributes, offset.Union()};
+        return offset;
     }
 
-    static BatchnormInferenceAttributes unpack(const fbs::BatchnormInferenceAttributes& source,
-                                               const detail::TensorLookup& tensors) {
+    static BatchnormInferenceAttributes unpack(const Schema& source, const detail::TensorLookup& tensors) {
         BatchnormInferenceAttributes result;
         result.inputs[InputNames::X] = tensors(source.x_tensor_uid());
         result.inputs[InputNames::MEAN] = tensors(source.mean_tensor_uid());

@@ -11,6 +11,7 @@ class BatchnormInferenceVarianceNode
     : public NodeBase<BatchnormInferenceVarianceNode, BatchnormInferenceVarianceAttributes> {
 public:
     static constexpr NodeType kType = NodeType::BATCHNORM_INFERENCE_VARIANCE;
+    using Schema = fbs::BatchnormInferenceVarianceExtAttributes;
     using NodeBase::NodeBase;
 
     static std::string_view portName(InputNames port) {
@@ -46,14 +47,13 @@ public:
         return inferOutput(OutputNames::Y, x.get_dim(), InputNames::X);
     }
 
-    std::pair<fbs::NodeAttributes, flatbuffers::Offset<void>> packAttributes(
-        flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
+    flatbuffers::Offset<Schema> packAttributes(flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
         auto offset = fbs::CreateBatchnormInferenceVarianceExtAttributes(
             b, detail::uidOf(uids, in(InputNames::X)), detail::uidOf(uids, in(InputNames::MEAN)),
             detail::uidOf(uids, in(InputNames::VARIANCE)), detail::uidOf(uids, in(InputNames::SCALE)),
             detail::uidOf(uids, in(InputNames::BIAS)), detail::uidOf(uids, in(InputNames::EPSILON)),
             detail::uidOf(uids, out(OutputNames::Y)));
-        return {fbs::NodeAttributes::BatchnormInferenceVarianceExtAttributes, offset.Union()};
+        return offset;
     }
 
     static BatchnormInferenceVarianceAttributes unpack(

@@ -10,6 +10,7 @@ namespace hipdnn_frontend::graph {
 class BatchnormNode : public NodeBase<BatchnormNode, BatchnormAttributes> {
 public:
     static constexpr NodeType kType = NodeType::BATCHNORM;
+    using Schema = fbs::BatchnormAttributes;
     using NodeBase::NodeBase;
 
     static std::string_view portName(InputNames port) {
@@ -98,8 +99,7 @@ public:
         return {};
     }
 
-    std::pair<fbs::NodeAttributes, flatbuffers::Offset<void>> packAttributes(
-        flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
+    flatbuffers::Offset<Schema> packAttributes(flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
         auto peers = detail::uidVector(b, uids, attributes.get_peer_stats());
         auto offset = fbs::CreateBatchnormAttributes(
             b, detail::uidOf(uids, in(InputNames::X)), detail::uidOf(uids, in(InputNames::SCALE)),
@@ -111,11 +111,10 @@ public:
             detail::optionalUidOf(uids, out(OutputNames::INV_VARIANCE)),
             detail::optionalUidOf(uids, out(OutputNames::NEXT_RUNNING_MEAN)),
             detail::optionalUidOf(uids, out(OutputNames::NEXT_RUNNING_VARIANCE)));
-        return {fbs::NodeAttributes::BatchnormAttributes, offset.Union()};
+        return offset;
     }
 
-    static BatchnormAttributes unpack(const fbs::BatchnormAttributes& source,
-                                      const detail::TensorLookup& tensors) {
+    static BatchnormAttributes unpack(const Schema& source, const detail::TensorLookup& tensors) {
         BatchnormAttributes result;
         result.inputs[InputNames::X] = tensors(source.x_tensor_uid());
         result.inputs[InputNames::SCALE] = tensors(source.scale_tensor_uid());

@@ -12,6 +12,7 @@ namespace hipdnn_frontend::graph {
 class ConvDgradNode : public NodeBase<ConvDgradNode, ConvDgradAttributes> {
 public:
     static constexpr NodeType kType = NodeType::CONVOLUTION_DGRAD;
+    using Schema = fbs::ConvolutionBwdAttributes;
     using NodeBase::NodeBase;
 
     static std::string_view portName(InputNames port) { return port == InputNames::DY ? "DY" : "W"; }
@@ -30,18 +31,16 @@ public:
         return inferOutput(OutputNames::DX, dx->get_dim(), InputNames::DY);
     }
 
-    std::pair<fbs::NodeAttributes, flatbuffers::Offset<void>> packAttributes(
-        flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
+    flatbuffers::Offset<Schema> packAttributes(flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
         auto offset = fbs::CreateConvolutionBwdAttributes(
             b, detail::uidOf(uids, in(InputNames::DY)), detail::uidOf(uids, in(InputNames::W)),
             detail::uidOf(uids, out(OutputNames::DX)), b.CreateVector(attributes.get_pre_padding()),
             b.CreateVector(attributes.get_post_padding()), b.CreateVector(attributes.get_stride()),
             b.CreateVector(attributes.get_dilation()), detail::toFbs(attributes.get_convolution_mode()));
-        return {fbs::NodeAttributes::ConvolutionBwdAttributes, offset.Union()};
+        return offset;
     }
 
-    static ConvDgradAttributes unpack(const fbs::ConvolutionBwdAttributes& source,
-                                      const detail::TensorLookup& tensors) {
+    static ConvDgradAttributes unpack(const Schema& source, const detail::TensorLookup& tensors) {
         ConvDgradAttributes result;
         result.inputs[InputNames::DY] = tensors(source.dy_tensor_uid());
         result.inputs[InputNames::W] = tensors(source.w_tensor_uid());

@@ -11,6 +11,7 @@ namespace hipdnn_frontend::graph {
 class ConvFpropNode : public NodeBase<ConvFpropNode, ConvFpropAttributes> {
 public:
     static constexpr NodeType kType = NodeType::CONVOLUTION_FPROP;
+    using Schema = fbs::ConvolutionFwdAttributes;
     using NodeBase::NodeBase;
 
     static std::string_view portName(InputNames port) { return port == InputNames::X ? "X" : "W"; }
@@ -25,18 +26,16 @@ public:
         return inferOutput(OutputNames::Y, yDims, InputNames::X);
     }
 
-    std::pair<fbs::NodeAttributes, flatbuffers::Offset<void>> packAttributes(
-        flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
+    flatbuffers::Offset<Schema> packAttributes(flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
         auto offset = fbs::CreateConvolutionFwdAttributes(
             b, detail::uidOf(uids, in(InputNames::X)), detail::uidOf(uids, in(InputNames::W)),
             detail::uidOf(uids, out(OutputNames::Y)), b.CreateVector(attributes.get_pre_padding()),
             b.CreateVector(attributes.get_post_padding()), b.CreateVector(attributes.get_stride()),
             b.CreateVector(attributes.get_dilation()), detail::toFbs(attributes.get_convolution_mode()));
-        return {fbs::NodeAttributes::ConvolutionFwdAttributes, offset.Union()};
+        return offset;
     }
 
-    static ConvFpropAttributes unpack(const fbs::ConvolutionFwdAttributes& source,
-                                      const detail::TensorLookup& tensors) {
+    static ConvFpropAttributes unpack(const Schema& source, const detail::TensorLookup& tensors) {
         ConvFpropAttributes result;
         result.inputs[InputNames::X] = tensors(source.x_tensor_uid());
         result.inputs[InputNames::W] = tensors(source.w_tensor_uid());

@@ -12,6 +12,7 @@ namespace hipdnn_frontend::graph {
 class ConvWgradNode : public NodeBase<ConvWgradNode, ConvWgradAttributes> {
 public:
     static constexpr NodeType kType = NodeType::CONVOLUTION_WGRAD;
+    using Schema = fbs::ConvolutionWrwAttributes;
     using NodeBase::NodeBase;
 
     static std::string_view portName(InputNames port) { return port == InputNames::DY ? "DY" : "X"; }
@@ -30,18 +31,16 @@ public:
         return inferOutput(OutputNames::DW, dw->get_dim(), InputNames::X);
     }
 
-    std::pair<fbs::NodeAttributes, flatbuffers::Offset<void>> packAttributes(
-        flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
+    flatbuffers::Offset<Schema> packAttributes(flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
         auto offset = fbs::CreateConvolutionWrwAttributes(
             b, detail::uidOf(uids, in(InputNames::X)), detail::uidOf(uids, in(InputNames::DY)),
             detail::uidOf(uids, out(OutputNames::DW)), b.CreateVector(attributes.get_pre_padding()),
             b.CreateVector(attributes.get_post_padding()), b.CreateVector(attributes.get_stride()),
             b.CreateVector(attributes.get_dilation()), detail::toFbs(attributes.get_convolution_mode()));
-        return {fbs::NodeAttributes::ConvolutionWrwAttributes, offset.Union()};
+        return offset;
     }
 
-    static ConvWgradAttributes unpack(const fbs::ConvolutionWrwAttributes& source,
-                                      const detail::TensorLookup& tensors) {
+    static ConvWgradAttributes unpack(const Schema& source, const detail::TensorLookup& tensors) {
         ConvWgradAttributes result;
         result.inputs[InputNames::X] = tensors(source.x_tensor_uid());
         result.inputs[InputNames::DY] = tensors(source.dy_tensor_uid());

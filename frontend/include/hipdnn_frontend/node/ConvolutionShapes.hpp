@@ -1,10 +1,12 @@
 // Shape rules shared by the three convolution nodes: x and y are (N, C, spatial...), w is
-// (K, C / groups, kernel...), out = (in + pre + post - (dilation * (kernel - 1) + 1)) / stride + 1.
+// (K, C / groups, kernel...), each output length a SlidingWindow's.
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <hipdnn_data_sdk/utilities/ShapeUtilities.hpp>
 
 #include "../attributes/ConvolutionParameters.hpp"
 #include "../detail/Validation.hpp"
@@ -55,15 +57,19 @@ Error convolutionOutputDims(std::string_view node, std::string_view xPort, const
 
     yDims = {xDims[0], wDims[0]};
     for (size_t i = 0; i < spatialDims; ++i) {
-        const int64_t padded =
-            xDims[i + 2] + parameters.get_pre_padding()[i] + parameters.get_post_padding()[i];
-        const int64_t kernel = parameters.get_dilation()[i] * (wDims[i + 2] - 1) + 1;
-        HIPDNN_RETURN_FRONTEND_ERROR_IF(padded < kernel, ErrorCode::INVALID_VALUE,
+        const hipdnn_data_sdk::utilities::SlidingWindow window{xDims[i + 2],
+                                                               wDims[i + 2],
+                                                               parameters.get_pre_padding()[i],
+                                                               parameters.get_post_padding()[i],
+                                                               parameters.get_stride()[i],
+                                                               parameters.get_dilation()[i]};
+        const auto length = window.outputLength();
+        HIPDNN_RETURN_FRONTEND_ERROR_IF(!length, ErrorCode::INVALID_VALUE,
                                         nodePrefix(node) + "spatial dim " + std::to_string(i) +
-                                            ": the dilated kernel (" + std::to_string(kernel) +
-                                            ") is larger than the padded input (" + std::to_string(padded) +
-                                            ")");
-        yDims.push_back((padded - kernel) / parameters.get_stride()[i] + 1);
+                                            ": the dilated kernel (" + std::to_string(window.extent()) +
+                                            ") is larger than the padded input (" +
+                                            std::to_string(window.paddedInput()) + ")");
+        yDims.push_back(*length);
     }
     return {};
 }

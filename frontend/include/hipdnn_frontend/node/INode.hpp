@@ -87,9 +87,11 @@ inline flatbuffers::Offset<flatbuffers::Vector<int64_t>> uidVector(
 
 namespace hipdnn_frontend::graph {
 
-// Derived provides: static constexpr NodeType kType, static std::string_view portName(InputNames)
-// and portName(OutputNames), Error inferAndValidateNode(const GraphContext&) and
-// std::pair<fbs::NodeAttributes, flatbuffers::Offset<void>> packAttributes(builder, uids) const.
+// Derived provides: static constexpr NodeType kType, `using Schema = fbs::<attributes table>` (the
+// operation's key in the catalogue of hipdnn_flatbuffers_sdk/Operations.hpp), static
+// std::string_view portName(InputNames) and portName(OutputNames), Error
+// inferAndValidateNode(const GraphContext&), flatbuffers::Offset<Schema> packAttributes(builder,
+// uids) const and static Attributes unpack(const Schema&, const detail::TensorLookup&).
 template <typename Derived, typename Attributes>
 class NodeBase : public INode {
 public:
@@ -137,12 +139,12 @@ public:
 
     [[nodiscard]] flatbuffers::Offset<fbs::Node> pack(flatbuffers::FlatBufferBuilder& builder,
                                                       const UidMap& uids, bool withName) const override {
-        const auto [attributeType, attributeOffset] =
-            static_cast<const Derived*>(this)->packAttributes(builder, uids);
+        using Schema = typename Derived::Schema;
+        const auto attributeOffset = static_cast<const Derived*>(this)->packAttributes(builder, uids);
         return fbs::CreateNode(builder,
                                builder.CreateString(withName ? attributes.get_name() : std::string()),
                                hipdnn_frontend::detail::toFbs(attributes.get_compute_data_type()),
-                               attributeType, attributeOffset);
+                               fbs::NodeAttributesTraits<Schema>::enum_value, attributeOffset.Union());
     }
 
 protected:

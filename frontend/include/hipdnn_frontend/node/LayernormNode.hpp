@@ -11,6 +11,7 @@ namespace hipdnn_frontend::graph {
 class LayernormNode : public NodeBase<LayernormNode, LayernormAttributes> {
 public:
     static constexpr NodeType kType = NodeType::LAYERNORM;
+    using Schema = fbs::LayernormAttributes;
     using NodeBase::NodeBase;
 
     static std::string_view portName(InputNames port) {
@@ -62,19 +63,17 @@ public:
         return {};
     }
 
-    std::pair<fbs::NodeAttributes, flatbuffers::Offset<void>> packAttributes(
-        flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
+    flatbuffers::Offset<Schema> packAttributes(flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
         auto offset = fbs::CreateLayernormAttributes(
             b, detail::uidOf(uids, in(InputNames::X)), detail::uidOf(uids, in(InputNames::SCALE)),
             detail::uidOf(uids, in(InputNames::BIAS)), detail::uidOf(uids, in(InputNames::EPSILON)),
             detail::uidOf(uids, out(OutputNames::Y)), detail::optionalUidOf(uids, out(OutputNames::MEAN)),
             detail::optionalUidOf(uids, out(OutputNames::INV_VARIANCE)),
             detail::toFbs(attributes.get_forward_phase()));
-        return {fbs::NodeAttributes::LayernormAttributes, offset.Union()};
+        return offset;
     }
 
-    static LayernormAttributes unpack(const fbs::LayernormAttributes& source,
-                                      const detail::TensorLookup& tensors) {
+    static LayernormAttributes unpack(const Schema& source, const detail::TensorLookup& tensors) {
         LayernormAttributes result;
         result.set_forward_phase(detail::fromFbs(source.forward_phase()));
         result.inputs[InputNames::X] = tensors(source.x_tensor_uid());

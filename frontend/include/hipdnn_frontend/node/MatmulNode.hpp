@@ -10,6 +10,7 @@ namespace hipdnn_frontend::graph {
 class MatmulNode : public NodeBase<MatmulNode, MatmulAttributes> {
 public:
     static constexpr NodeType kType = NodeType::MATMUL;
+    using Schema = fbs::MatmulAttributes;
     using NodeBase::NodeBase;
 
     static std::string_view portName(InputNames port) { return port == InputNames::A ? "A" : "B"; }
@@ -46,15 +47,14 @@ public:
         return inferOutput(OutputNames::C, cDims, InputNames::A);
     }
 
-    std::pair<fbs::NodeAttributes, flatbuffers::Offset<void>> packAttributes(
-        flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
+    flatbuffers::Offset<Schema> packAttributes(flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
         auto offset = fbs::CreateMatmulAttributes(b, detail::uidOf(uids, in(InputNames::A)),
                                                   detail::uidOf(uids, in(InputNames::B)),
                                                   detail::uidOf(uids, out(OutputNames::C)));
-        return {fbs::NodeAttributes::MatmulAttributes, offset.Union()};
+        return offset;
     }
 
-    static MatmulAttributes unpack(const fbs::MatmulAttributes& source, const detail::TensorLookup& tensors) {
+    static MatmulAttributes unpack(const Schema& source, const detail::TensorLookup& tensors) {
         MatmulAttributes result;
         result.inputs[InputNames::A] = tensors(source.a_tensor_uid());
         result.inputs[InputNames::B] = tensors(source.b_tensor_uid());

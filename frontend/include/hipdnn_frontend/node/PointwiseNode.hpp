@@ -5,49 +5,14 @@
 #include "../detail/TensorLookup.hpp"
 #include "INode.hpp"
 
-namespace hipdnn_frontend::graph {
+#include <hipdnn_flatbuffers_sdk/operations/Pointwise.hpp>
 
-// Number of inputs a mode reads; 0 for NOT_SET.
-inline int pointwiseArity(PointwiseMode mode) {
-    switch (mode) {
-        case PointwiseMode::NOT_SET:
-            return 0;
-        case PointwiseMode::BINARY_SELECT:
-            return 3;
-        case PointwiseMode::ADD:
-        case PointwiseMode::ADD_SQUARE:
-        case PointwiseMode::CMP_EQ:
-        case PointwiseMode::CMP_GE:
-        case PointwiseMode::CMP_GT:
-        case PointwiseMode::CMP_LE:
-        case PointwiseMode::CMP_LT:
-        case PointwiseMode::CMP_NEQ:
-        case PointwiseMode::DIV:
-        case PointwiseMode::ELU_BWD:
-        case PointwiseMode::GELU_APPROX_TANH_BWD:
-        case PointwiseMode::GELU_BWD:
-        case PointwiseMode::LOGICAL_AND:
-        case PointwiseMode::LOGICAL_OR:
-        case PointwiseMode::MAX:
-        case PointwiseMode::MIN:
-        case PointwiseMode::MUL:
-        case PointwiseMode::RELU_BWD:
-        case PointwiseMode::SIGMOID_BWD:
-        case PointwiseMode::SOFTPLUS_BWD:
-        case PointwiseMode::SUB:
-        case PointwiseMode::SWISH_BWD:
-        case PointwiseMode::TANH_BWD:
-        case PointwiseMode::MOD:
-        case PointwiseMode::POW:
-            return 2;
-        default:
-            return 1;
-    }
-}
+namespace hipdnn_frontend::graph {
 
 class PointwiseNode : public NodeBase<PointwiseNode, PointwiseAttributes> {
 public:
     static constexpr NodeType kType = NodeType::POINTWISE;
+    using Schema = fbs::PointwiseAttributes;
     using NodeBase::NodeBase;
 
     static std::string_view portName(InputNames port) {
@@ -65,7 +30,7 @@ public:
 
     Error inferAndValidateNode() {
         const PointwiseMode mode = attributes.get_mode();
-        const int arity = pointwiseArity(mode);
+        const int arity = hipdnn_flatbuffers_sdk::pointwiseInputCount(detail::toFbs(mode));
         HIPDNN_RETURN_FRONTEND_ERROR_IF(arity == 0, ErrorCode::ATTRIBUTE_NOT_SET,
                                         detail::nodePrefix(name()) + "pointwise mode is not set");
         const InputNames ports[] = {InputNames::IN_0, InputNames::IN_1, InputNames::IN_2};
@@ -105,8 +70,7 @@ public:
         return inferOutput(OutputNames::OUT_0, outDims, like);
     }
 
-    std::pair<fbs::NodeAttributes, flatbuffers::Offset<void>> packAttributes(
-        flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
+    flatbuffers::Offset<Schema> packAttributes(flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
         auto optionalFloat = [](std::optional<float> value) {
             return value ? flatbuffers::Optional<float>(*value) : flatbuffers::nullopt;
         };
@@ -120,11 +84,10 @@ public:
             detail::optionalUidOf(uids, in(InputNames::IN_2)), detail::uidOf(uids, out(OutputNames::OUT_0)),
             optionalFloat(attributes.get_swish_beta()), optionalFloat(attributes.get_elu_alpha()),
             optionalFloat(attributes.get_softplus_beta()));
-        return {fbs::NodeAttributes::PointwiseAttributes, offset.Union()};
+        return offset;
     }
 
-    static PointwiseAttributes unpack(const fbs::PointwiseAttributes& source,
-                                      const detail::TensorLookup& tensors) {
+    static PointwiseAttributes unpack(const Schema& source, const detail::TensorLookup& tensors) {
         PointwiseAttributes result;
         result.set_mode(detail::fromFbs(source.operation()));
         if (source.relu_lower_clip())

@@ -10,6 +10,7 @@ namespace hipdnn_frontend::graph {
 class ReductionNode : public NodeBase<ReductionNode, ReductionAttributes> {
 public:
     static constexpr NodeType kType = NodeType::REDUCTION;
+    using Schema = fbs::ReductionAttributes;
     using NodeBase::NodeBase;
 
     static std::string_view portName(InputNames) { return "X"; }
@@ -35,16 +36,14 @@ public:
         return inferOutput(OutputNames::Y, y.get_dim(), InputNames::X);
     }
 
-    std::pair<fbs::NodeAttributes, flatbuffers::Offset<void>> packAttributes(
-        flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
+    flatbuffers::Offset<Schema> packAttributes(flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
         auto offset = fbs::CreateReductionAttributes(b, detail::toFbs(attributes.get_mode()),
                                                      detail::uidOf(uids, in(InputNames::X)),
                                                      detail::uidOf(uids, out(OutputNames::Y)));
-        return {fbs::NodeAttributes::ReductionAttributes, offset.Union()};
+        return offset;
     }
 
-    static ReductionAttributes unpack(const fbs::ReductionAttributes& source,
-                                      const detail::TensorLookup& tensors) {
+    static ReductionAttributes unpack(const Schema& source, const detail::TensorLookup& tensors) {
         ReductionAttributes result;
         result.set_mode(detail::fromFbs(source.mode()));
         result.inputs[InputNames::X] = tensors(source.in_tensor_uid());

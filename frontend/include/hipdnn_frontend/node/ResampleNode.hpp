@@ -5,11 +5,14 @@
 #include "../detail/TensorLookup.hpp"
 #include "INode.hpp"
 
+#include <hipdnn_data_sdk/utilities/ShapeUtilities.hpp>
+
 namespace hipdnn_frontend::graph {
 
 class ResampleNode : public NodeBase<ResampleNode, ResampleAttributes> {
 public:
     static constexpr NodeType kType = NodeType::RESAMPLE;
+    using Schema = fbs::ResampleFwdAttributes;
     using NodeBase::NodeBase;
 
     static std::string_view portName(InputNames) { return "X"; }
@@ -34,15 +37,16 @@ public:
             name(), "post-padding", attributes.get_post_padding(), spatialDims, 0));
         std::vector<int64_t> yDims = {xDims[0], xDims[1]};
         for (size_t i = 0; i < spatialDims; ++i) {
-            const int64_t padded =
-                xDims[i + 2] + attributes.get_pre_padding()[i] + attributes.get_post_padding()[i];
-            const int64_t window = attributes.get_window()[i];
-            HIPDNN_RETURN_FRONTEND_ERROR_IF(padded < window, ErrorCode::INVALID_VALUE,
+            const hipdnn_data_sdk::utilities::SlidingWindow window{
+                xDims[i + 2], attributes.get_window()[i], attributes.get_pre_padding()[i],
+                attributes.get_post_padding()[i], attributes.get_stride()[i]};
+            const auto length = window.outputLength();
+            HIPDNN_RETURN_FRONTEND_ERROR_IF(!length, ErrorCode::INVALID_VALUE,
                                             detail::nodePrefix(name()) + "spatial dim " + std::to_string(i) +
-                                                ": the window (" + std::to_string(window) +
+                                                ": the window (" + std::to_string(window.window) +
                                                 ") is larger than the padded input (" +
-                                                std::to_string(padded) + ")");
-            yDims.push_back((padded - window) / attributes.get_stride()[i] + 1);
+                                                std::to_string(window.paddedInput()) + ")");
+            yDims.push_back(*length);
         }
         HIPDNN_CHECK_FRONTEND_ERROR(inferOutput(OutputNames::Y, yDims, InputNames::X));
         if (attributes.get_generate_index()) {
@@ -54,8 +58,7 @@ public:
         return {};
     }
 
-    std::pair<fbs::NodeAttributes, flatbuffers::Offset<void>> packAttributes(
-        flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
+    flatbuffers::Offset<Schema> packAttributes(flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
         auto offset = fbs::CreateResampleFwdAttributes(
             b, detail::uidOf(uids, in(InputNames::X)), detail::uidOf(uids, out(OutputNames::Y)),
             detail::optionalUidOf(uids, out(OutputNames::INDEX)),
@@ -63,11 +66,10 @@ public:
             b.CreateVector(attributes.get_stride()), b.CreateVector(attributes.get_window()),
             detail::toFbs(attributes.get_resampling_mode()), detail::toFbs(attributes.get_padding_mode()),
             attributes.get_generate_index());
-        return {fbs::NodeAttributes::ResampleFwdAttributes, offset.Union()};
+        return offset;
     }
 
-    static ResampleAttributes unpack(const fbs::ResampleFwdAttributes& source,
-                                     const detail::TensorLookup& tensors) {
+    static ResampleAttributes unpack(const Schema& source, const detail::TensorLookup& tensors) {
         ResampleAttributes result;
         result.set_resampling_mode(detail::fromFbs(source.resample_mode()))
             .set_padding_mode(detail::fromFbs(source.padding_mode()))

@@ -11,6 +11,7 @@ namespace hipdnn_frontend::graph {
 class RmsnormBackwardNode : public NodeBase<RmsnormBackwardNode, RmsnormBackwardAttributes> {
 public:
     static constexpr NodeType kType = NodeType::RMSNORM_BACKWARD;
+    using Schema = fbs::RMSNormBackwardAttributes;
     using NodeBase::NodeBase;
 
     static std::string_view portName(InputNames port) {
@@ -60,18 +61,16 @@ public:
         return {};
     }
 
-    std::pair<fbs::NodeAttributes, flatbuffers::Offset<void>> packAttributes(
-        flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
+    flatbuffers::Offset<Schema> packAttributes(flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
         auto offset = fbs::CreateRMSNormBackwardAttributes(
             b, detail::uidOf(uids, in(InputNames::DY)), detail::uidOf(uids, in(InputNames::X)),
             detail::uidOf(uids, in(InputNames::SCALE)), detail::uidOf(uids, in(InputNames::INV_RMS)),
             detail::uidOf(uids, out(OutputNames::DX)), detail::uidOf(uids, out(OutputNames::DSCALE)),
             detail::optionalUidOf(uids, out(OutputNames::DBIAS)));
-        return {fbs::NodeAttributes::RMSNormBackwardAttributes, offset.Union()};
+        return offset;
     }
 
-    static RmsnormBackwardAttributes unpack(const fbs::RMSNormBackwardAttributes& source,
-                                            const detail::TensorLookup& tensors) {
+    static RmsnormBackwardAttributes unpack(const Schema& source, const detail::TensorLookup& tensors) {
         RmsnormBackwardAttributes result;
         result.inputs[InputNames::DY] = tensors(source.dy_tensor_uid());
         result.inputs[InputNames::X] = tensors(source.x_tensor_uid());

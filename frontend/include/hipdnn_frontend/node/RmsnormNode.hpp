@@ -11,6 +11,7 @@ namespace hipdnn_frontend::graph {
 class RmsnormNode : public NodeBase<RmsnormNode, RmsnormAttributes> {
 public:
     static constexpr NodeType kType = NodeType::RMSNORM;
+    using Schema = fbs::RMSNormAttributes;
     using NodeBase::NodeBase;
 
     static std::string_view portName(InputNames port) {
@@ -53,19 +54,17 @@ public:
         return {};
     }
 
-    std::pair<fbs::NodeAttributes, flatbuffers::Offset<void>> packAttributes(
-        flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
+    flatbuffers::Offset<Schema> packAttributes(flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
         auto offset = fbs::CreateRMSNormAttributes(
             b, detail::uidOf(uids, in(InputNames::X)), detail::uidOf(uids, in(InputNames::SCALE)),
             detail::uidOf(uids, in(InputNames::EPSILON)), detail::uidOf(uids, out(OutputNames::Y)),
             detail::optionalUidOf(uids, in(InputNames::BIAS)),
             detail::optionalUidOf(uids, out(OutputNames::INV_RMS)),
             detail::toFbs(attributes.get_forward_phase()));
-        return {fbs::NodeAttributes::RMSNormAttributes, offset.Union()};
+        return offset;
     }
 
-    static RmsnormAttributes unpack(const fbs::RMSNormAttributes& source,
-                                    const detail::TensorLookup& tensors) {
+    static RmsnormAttributes unpack(const Schema& source, const detail::TensorLookup& tensors) {
         RmsnormAttributes result;
         result.set_forward_phase(detail::fromFbs(source.forward_phase()));
         result.inputs[InputNames::X] = tensors(source.x_tensor_uid());

@@ -151,11 +151,18 @@ struct SlidingWindow {
     /// The formula with its values, for messages: "(8 + 1 + 1 - (1 * (3 - 1) + 1)) / 1 + 1";
     /// without `showDilation` the window stands alone: "(8 + 1 + 1 - 3) / 1 + 1".
     std::string formula(bool showDilation = true) const {
-        const std::string taps =
-            showDilation ? "(" + std::to_string(dilation) + " * (" + std::to_string(window) + " - 1) + 1)"
-                         : std::to_string(window);
-        return "(" + std::to_string(input) + " + " + std::to_string(prePadding) + " + " +
-               std::to_string(postPadding) + " - " + taps + ") / " + std::to_string(stride) + " + 1";
+        // Appending (rather than chaining operator+ on temporaries) keeps GCC 12's -Wrestrict quiet.
+        std::string text = "(";
+        text +=
+            std::to_string(input) + " + " + std::to_string(prePadding) + " + " + std::to_string(postPadding);
+        text += " - ";
+        if (showDilation) {
+            text += "(" + std::to_string(dilation) + " * (" + std::to_string(window) + " - 1) + 1)";
+        } else {
+            text += std::to_string(window);
+        }
+        text += ") / " + std::to_string(stride) + " + 1";
+        return text;
     }
 };
 

@@ -1,14 +1,14 @@
 // Host-side overhead of the backend with fake plugins (no kernels worth measuring): handle
 // creation with N plugins, the heuristic query, plan building and execute of a one-element
-// graph. Goal: execute overhead <= 1 us median.
+// graph. Goal: execute overhead <= 1 us median. Each step is one object of
+// hipdnn_test_sdk/BackendRun.hpp, which makes that step's backend calls and nothing else.
 //   HIPDNN_BENCH_PLUGIN_DIR (compile definition): <build>/lib/test_plugins
 #include <benchmark/benchmark.h>
 #include <hipdnn_flatbuffers_sdk/data_objects/graph_generated.h>
+#include <hipdnn_test_sdk/BackendRun.hpp>
 
 #include <string>
 #include <vector>
-
-#include "hipdnn_backend.h"
 
 namespace {
 
@@ -44,50 +44,10 @@ std::vector<uint8_t> oneElementReluGraph() {
     return {builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize()};
 }
 
+// A CPU handle and the finalized one-element graph the benchmarks plan and execute.
 struct Pipeline {
-    hipdnnHandle_t handle = nullptr;
-    hipdnnBackendDescriptor_t graph = nullptr;
-
-    Pipeline() {
-        hipdnnCreateForDevice_ext(&handle, HIPDNN_DEVICE_TYPE_CPU_EXT, 0);
-        const std::vector<uint8_t> bytes = oneElementReluGraph();
-        hipdnnBackendCreateAndDeserializeGraph_ext(&graph, bytes.data(), bytes.size());
-        hipdnnBackendSetAttribute(graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle);
-        hipdnnBackendFinalize(graph);
-    }
-    ~Pipeline() {
-        hipdnnBackendDestroyDescriptor(graph);
-        hipdnnDestroy(handle);
-    }
-
-    hipdnnBackendDescriptor_t heuristic() const {
-        hipdnnBackendDescriptor_t heuristic = nullptr;
-        hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heuristic);
-        hipdnnBackendSetAttribute(heuristic, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH,
-                                  HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph);
-        const hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK;
-        hipdnnBackendSetAttribute(heuristic, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode);
-        hipdnnBackendFinalize(heuristic);
-        return heuristic;
-    }
-
-    hipdnnBackendDescriptor_t plan() const {
-        hipdnnBackendDescriptor_t search = heuristic();
-        hipdnnBackendDescriptor_t config = nullptr;
-        hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &config);
-        int64_t count = 0;
-        hipdnnBackendGetAttribute(search, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-                                  &count, &config);
-        hipdnnBackendFinalize(config);
-        hipdnnBackendDescriptor_t plan = nullptr;
-        hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan);
-        hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG,
-                                  HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &config);
-        hipdnnBackendFinalize(plan);
-        hipdnnBackendDestroyDescriptor(config);
-        hipdnnBackendDestroyDescriptor(search);
-        return plan;
-    }
+    hipdnn_test_sdk::BackendHandle handle{HIPDNN_DEVICE_TYPE_CPU_EXT};
+    hipdnn_test_sdk::BackendGraph graph{handle.get(), oneElementReluGraph()};
 };
 
 void BM_HandleCreation(benchmark::State& state) {
@@ -96,51 +56,41 @@ void BM_HandleCreation(benchmark::State& state) {
                                    : std::vector<std::string>{"good_cpu", "ranking"});
     hipdnnSetPluginUnloadMode_ext(HIPDNN_PLUGIN_UNLOAD_LAZY);
     for (auto _ : state) {
-        hipdnnHandle_t handle = nullptr;
-        hipdnnCreateForDevice_ext(&handle, HIPDNN_DEVICE_TYPE_CPU_EXT, 0);
-        hipdnnDestroy(handle);
+        const hipdnn_test_sdk::BackendHandle handle(HIPDNN_DEVICE_TYPE_CPU_EXT);  // create + destroy
     }
 }
 BENCHMARK(BM_HandleCreation)->Arg(1)->Arg(4);
 
 void BM_HeuristicQuery(benchmark::State& state) {
     usePlugins({"good_cpu", "ranking"});
-    Pipeline pipeline;
+    const Pipeline pipeline;
     for (auto _ : state) {
-        hipdnnBackendDestroyDescriptor(pipeline.heuristic());
+        // Create an ENGINEHEUR, set the graph and the mode, finalize, destroy.
+        const hipdnn_test_sdk::BackendHeuristics heuristics(pipeline.graph);
     }
 }
 BENCHMARK(BM_HeuristicQuery);
 
 void BM_PlanBuild(benchmark::State& state) {
     usePlugins({"good_cpu"});
-    Pipeline pipeline;
+    const Pipeline pipeline;
     for (auto _ : state) {
-        hipdnnBackendDestroyDescriptor(pipeline.plan());
+        // The heuristics, then an ENGINECFG from their first result, finalized, and a finalized
+        // EXECUTION_PLAN on it; all destroyed.
+        const hipdnn_test_sdk::BackendPlan plan{hipdnn_test_sdk::BackendHeuristics{pipeline.graph}};
     }
 }
 BENCHMARK(BM_PlanBuild);
 
 void BM_Execute(benchmark::State& state) {
     usePlugins({"good_cpu"});
-    Pipeline pipeline;
-    hipdnnBackendDescriptor_t plan = pipeline.plan();
+    const Pipeline pipeline;
+    const hipdnn_test_sdk::BackendPlan plan{hipdnn_test_sdk::BackendHeuristics{pipeline.graph}};
     float x = -1.0f, y = 0.0f;
-    int64_t uids[] = {1, 2};
-    void* pointers[] = {&x, &y};
-    void* workspace = nullptr;
-    hipdnnBackendDescriptor_t pack = nullptr;
-    hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack);
-    hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 2, uids);
-    hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 2,
-                              pointers);
-    hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &workspace);
-    hipdnnBackendFinalize(pack);
+    const hipdnn_test_sdk::BackendVariantPack pack({{1, &x}, {2, &y}}, nullptr);
     for (auto _ : state) {
-        benchmark::DoNotOptimize(hipdnnBackendExecute(pipeline.handle, plan, pack));
+        plan.execute(pack);  // one hipdnnBackendExecute
     }
-    hipdnnBackendDestroyDescriptor(pack);
-    hipdnnBackendDestroyDescriptor(plan);
 }
 BENCHMARK(BM_Execute);
 

@@ -2,6 +2,7 @@
 // hipdnn stack): the same primitives the ONEDNN_ENGINE plan creates for the same graphs.
 #pragma once
 
+#include <hipdnn_data_sdk/utilities/ShapeUtilities.hpp>
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <algorithm>
@@ -25,8 +26,15 @@ struct ConvProblem {
     bool biasRelu = false;
 
     int64_t pad() const { return r / 2; }
-    int64_t outH() const { return (h + 2 * pad() - r) / stride + 1; }
-    int64_t outW() const { return (w + 2 * pad() - r) / stride + 1; }
+    /// The output length of a spatial dim of `input` elements (an r-tap window padded r / 2 on
+    /// both sides, undilated).
+    int64_t outputLength(int64_t input) const {
+        return hipdnn_data_sdk::utilities::SlidingWindow{input, r, pad(), pad(), stride, 1}
+            .outputLength()
+            .value();
+    }
+    int64_t outH() const { return outputLength(h); }
+    int64_t outW() const { return outputLength(w); }
     double flops() const { return 2.0 * n * k * outH() * outW() * c * r * r; }
     std::string name() const {
         return std::string(biasRelu ? "conv_bias_relu" : "conv") + "_nhwc_n" + std::to_string(n) + "_" +

@@ -6,102 +6,35 @@
 // the plugins next to libhipdnn_backend.so)
 #include "BenchProblems.hpp"
 
-#include <hipdnn_backend.h>
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
+#include <hipdnn_test_sdk/BackendRun.hpp>
 #include <hipdnn_test_sdk/GraphBuilder.hpp>
 
 #include <cmath>
 #include <cstdlib>
-#include <stdexcept>
+#include <map>
 
 namespace {
 
 using namespace onednn_bench;
 namespace fb = hipdnn_flatbuffers_sdk::data_objects;
 
-void check(hipdnnStatus_t status, const char* what) {
-    if (status != HIPDNN_STATUS_SUCCESS) {
-        char message[HIPDNN_ERROR_STRING_MAX_LENGTH] = {};
-        hipdnnGetLastErrorString(message, sizeof(message));
-        throw std::runtime_error(std::string(what) + " failed: " + hipdnnGetErrorString(status) + ": " +
-                                 message);
-    }
-}
-
-/// A finalized ONEDNN_ENGINE execution plan and variant pack for one graph.
+/// ONEDNN_ENGINE's plan for one graph (named by id, no heuristics), its workspace and a variant
+/// pack built once: run() is one hipdnnBackendExecute, the call a framework repeats.
 class HipdnnPlan {
 public:
-    HipdnnPlan(hipdnnHandle_t handle, const std::vector<uint8_t>& graph, const std::vector<int64_t>& uids,
-               const std::vector<void*>& pointers)
-        : _handle(handle) {
-        check(hipdnnBackendCreateAndDeserializeGraph_ext(&_graph, graph.data(), graph.size()),
-              "deserialize graph");
-        check(hipdnnBackendSetAttribute(_graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1,
-                                        &handle),
-              "set graph handle");
-        check(hipdnnBackendFinalize(_graph), "finalize graph");
-        check(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &_engine), "create engine");
-        check(hipdnnBackendSetAttribute(_engine, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH,
-                                        HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &_graph),
-              "set engine graph");
-        const int64_t engineId = hipdnn_data_sdk::utilities::ONEDNN_ENGINE_ID;
-        check(hipdnnBackendSetAttribute(_engine, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1,
-                                        &engineId),
-              "set engine id");
-        check(hipdnnBackendFinalize(_engine), "finalize engine");
-        check(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &_config),
-              "create engine config");
-        check(hipdnnBackendSetAttribute(_config, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR,
-                                        1, &_engine),
-              "set config engine");
-        check(hipdnnBackendFinalize(_config), "finalize engine config");
-        check(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &_plan), "create plan");
-        check(hipdnnBackendSetAttribute(_plan, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1,
-                                        &handle),
-              "set plan handle");
-        check(hipdnnBackendSetAttribute(_plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG,
-                                        HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &_config),
-              "set plan config");
-        check(hipdnnBackendFinalize(_plan), "finalize plan");
-        int64_t workspaceBytes = 0;
-        int64_t count = 0;
-        check(hipdnnBackendGetAttribute(_plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64,
-                                        1, &count, &workspaceBytes),
-              "get workspace size");
-        _workspace.resize(static_cast<size_t>(workspaceBytes) / sizeof(float) + 1);
-        void* workspace = _workspace.data();
-        check(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &_pack),
-              "create variant pack");
-        check(hipdnnBackendSetAttribute(_pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64,
-                                        static_cast<int64_t>(uids.size()), uids.data()),
-              "set uids");
-        check(hipdnnBackendSetAttribute(_pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR,
-                                        static_cast<int64_t>(pointers.size()), pointers.data()),
-              "set pointers");
-        check(hipdnnBackendSetAttribute(_pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1,
-                                        &workspace),
-              "set workspace");
-        check(hipdnnBackendFinalize(_pack), "finalize variant pack");
-    }
+    HipdnnPlan(hipdnnHandle_t handle, const std::vector<uint8_t>& graph,
+               const std::map<int64_t, void*>& pointers)
+        : _plan(hipdnn_test_sdk::BackendGraph(handle, graph), hipdnn_data_sdk::utilities::ONEDNN_ENGINE_ID),
+          _workspace(static_cast<size_t>(_plan.workspaceSize()) / sizeof(float) + 1),
+          _pack(pointers, _workspace.data()) {}
 
-    ~HipdnnPlan() {
-        for (auto descriptor : {_pack, _plan, _config, _engine, _graph}) {
-            if (descriptor != nullptr) {
-                hipdnnBackendDestroyDescriptor(descriptor);
-            }
-        }
-    }
-
-    HipdnnPlan(const HipdnnPlan&) = delete;
-    HipdnnPlan& operator=(const HipdnnPlan&) = delete;
-
-    void run() { check(hipdnnBackendExecute(_handle, _plan, _pack), "execute"); }
+    void run() const { _plan.execute(_pack); }
 
 private:
-    hipdnnHandle_t _handle;
-    hipdnnBackendDescriptor_t _graph = nullptr, _engine = nullptr, _config = nullptr, _plan = nullptr,
-                              _pack = nullptr;
+    hipdnn_test_sdk::BackendPlan _plan;
     Floats _workspace;
+    hipdnn_test_sdk::BackendVariantPack _pack;
 };
 
 std::vector<int64_t> nhwcStrides(int64_t n, int64_t c, int64_t h, int64_t w) {
@@ -175,9 +108,7 @@ int main(int argc, char** argv) {
     const int runs = argc > 1 ? std::atoi(argv[1]) : 30;
     const int warmup = argc > 2 ? std::atoi(argv[2]) : 5;
     try {
-        hipdnnHandle_t handle = nullptr;
-        check(hipdnnCreateForDevice_ext(&handle, HIPDNN_DEVICE_TYPE_CPU_EXT, 0),
-              "hipdnnCreateForDevice_ext(cpu)");
+        const hipdnn_test_sdk::BackendHandle handle(HIPDNN_DEVICE_TYPE_CPU_EXT);
         const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
 
         for (const ConvProblem& p : allConvProblems()) {
@@ -187,14 +118,13 @@ int main(int argc, char** argv) {
             const size_t outCount = static_cast<size_t>(p.n * p.k * p.outH() * p.outW());
             Floats yDirect(outCount), yHipdnn(outCount);
             DirectConv direct(engine, p, x.data(), w.data(), bias.data(), yDirect.data());
-            std::vector<int64_t> uids{1, 2, p.biasRelu ? 6 : 3};
-            std::vector<void*> pointers{const_cast<float*>(x.data()), const_cast<float*>(w.data()),
-                                        yHipdnn.data()};
+            std::map<int64_t, void*> pointers{{1, const_cast<float*>(x.data())},
+                                              {2, const_cast<float*>(w.data())},
+                                              {p.biasRelu ? 6 : 3, yHipdnn.data()}};
             if (p.biasRelu) {
-                uids.push_back(4);
-                pointers.push_back(const_cast<float*>(bias.data()));
+                pointers[4] = const_cast<float*>(bias.data());
             }
-            HipdnnPlan plan(handle, convGraph(p), uids, pointers);
+            const HipdnnPlan plan(handle.get(), convGraph(p), pointers);
             direct.run();
             plan.run();
             compare(
@@ -212,15 +142,15 @@ int main(int argc, char** argv) {
                                    .addTensor(3, "c", fb::DataType::FLOAT, {p.m, p.n})
                                    .addMatmul("mm", 1, 2, 3)
                                    .build();
-            HipdnnPlan plan(handle, graph, {1, 2, 3},
-                            {const_cast<float*>(a.data()), const_cast<float*>(b.data()), cHipdnn.data()});
+            const HipdnnPlan plan(
+                handle.get(), graph,
+                {{1, const_cast<float*>(a.data())}, {2, const_cast<float*>(b.data())}, {3, cHipdnn.data()}});
             direct.run();
             plan.run();
             compare(
                 p.name(), p.flops(), [&] { direct.run(); }, [&] { plan.run(); }, warmup, runs,
                 maxAbsDifference(cDirect, cHipdnn));
         }
-        hipdnnDestroy(handle);
     } catch (const std::exception& error) {
         std::fprintf(stderr, "onednn_vs_hipdnn: %s\n", error.what());
         return 1;

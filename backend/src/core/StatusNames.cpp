@@ -67,24 +67,4 @@ const char* statusDescription(hipdnnStatus_t status) noexcept {
     return statusText(status).description;
 }
 
-const char* pluginStatusName(hipdnnPluginStatus_t status) noexcept {
-    switch (status) {
-        case HIPDNN_PLUGIN_STATUS_SUCCESS:
-            return "HIPDNN_PLUGIN_STATUS_SUCCESS";
-        case HIPDNN_PLUGIN_STATUS_BAD_PARAM:
-            return "HIPDNN_PLUGIN_STATUS_BAD_PARAM";
-        case HIPDNN_PLUGIN_STATUS_INVALID_VALUE:
-            return "HIPDNN_PLUGIN_STATUS_INVALID_VALUE";
-        case HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR:
-            return "HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR";
-        case HIPDNN_PLUGIN_STATUS_ALLOC_FAILED:
-            return "HIPDNN_PLUGIN_STATUS_ALLOC_FAILED";
-        case HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE:
-            return "HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE";
-        case HIPDNN_PLUGIN_STATUS_NOT_INITIALIZED:
-            return "HIPDNN_PLUGIN_STATUS_NOT_INITIALIZED";
-    }
-    return "HIPDNN_PLUGIN_STATUS_UNKNOWN";
-}
-
 }  // namespace hipdnn_backend

@@ -1,7 +1,6 @@
 #pragma once
 
 #include "HipdnnStatus.h"
-#include "hipdnn_plugin_sdk/PluginApiDataTypes.h"
 
 namespace hipdnn_backend {
 
@@ -9,7 +8,6 @@ namespace hipdnn_backend {
 const char* statusName(hipdnnStatus_t status) noexcept;
 // A sentence describing the status (what hipdnnGetErrorString returns).
 const char* statusDescription(hipdnnStatus_t status) noexcept;
-// "HIPDNN_PLUGIN_STATUS_BAD_PARAM" etc.
-const char* pluginStatusName(hipdnnPluginStatus_t status) noexcept;
+// Plugin statuses are named by hipdnn_plugin_sdk::pluginStatusName (hipdnn_plugin_sdk/PluginError.hpp).
 
 }  // namespace hipdnn_backend

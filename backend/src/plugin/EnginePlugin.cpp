@@ -5,12 +5,14 @@
 #include <stdexcept>
 
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
+#include <hipdnn_plugin_sdk/PluginError.hpp>
 
-#include "core/StatusNames.hpp"
 #include "hipdnn_backend.h"
 #include "logging/Logger.hpp"
 
 namespace hipdnn_backend::plugin {
+
+using hipdnn_plugin_sdk::pluginStatusName;
 
 namespace {
 

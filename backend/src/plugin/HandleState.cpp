@@ -2,11 +2,14 @@
 
 #include <algorithm>
 
-#include "core/StatusNames.hpp"
+#include <hipdnn_plugin_sdk/PluginError.hpp>
+
 #include "logging/Logger.hpp"
 #include "plugin/PluginManager.hpp"
 
 namespace hipdnn_backend::plugin {
+
+using hipdnn_plugin_sdk::pluginStatusName;
 
 namespace {
 

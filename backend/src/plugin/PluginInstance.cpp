@@ -3,12 +3,14 @@
 #include <flatbuffers/flatbuffers.h>
 #include <hipdnn_flatbuffers_sdk/data_objects/engine_details_generated.h>
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
+#include <hipdnn_plugin_sdk/PluginError.hpp>
 
 #include "core/HipdnnException.hpp"
-#include "core/StatusNames.hpp"
 #include "logging/Logger.hpp"
 
 namespace hipdnn_backend::plugin {
+
+using hipdnn_plugin_sdk::pluginStatusName;
 
 namespace {
 

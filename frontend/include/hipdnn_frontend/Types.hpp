@@ -1,9 +1,11 @@
 // Frontend enums. Values that also exist in the serialized schema keep the schema's numbers so
-// that conversion is a cast; ConvolutionMode is the exception (the schema orders it the other way).
+// that conversion is a cast, and detail:: below checks that they do, enumerator by enumerator;
+// ConvolutionMode is the exception (the schema orders it the other way) and converts by name.
 #pragma once
 
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
 #include <hipdnn_backend.h>
 #include <hipdnn_flatbuffers_sdk/data_objects/graph_generated.h>
@@ -26,7 +28,9 @@ enum class DataType : int8_t {
     INT64 = 15,
 };
 
-enum class ConvolutionMode { NOT_SET, CROSS_CORRELATION, CONVOLUTION };
+// Upstream hipDNN's numbering, not the schema's (fbs::ConvMode has CONVOLUTION = 1,
+// CROSS_CORRELATION = 2): detail::toFbs and fromFbs convert it by name.
+enum class ConvolutionMode { NOT_SET = 0, CROSS_CORRELATION = 1, CONVOLUTION = 2 };
 
 enum class PointwiseMode : int32_t {
     NOT_SET = 0,
@@ -160,26 +164,159 @@ inline const char* to_string(PointwiseMode mode) {
 
 namespace detail {
 
+// The enums below but ConvolutionMode convert to and from the schema's (hipdnn_flatbuffers_sdk
+// data_objects) by static_cast. Next to each conversion, static_asserts check that the two enums
+// have the same underlying type and that every frontend enumerator has the number of the schema
+// enumerator of the same name, so a schema change that breaks agreement fails to compile here.
+// The schema may have values the frontend lacks (DataType::FP8_E8M0 and others): fromFbs passes
+// them through as values without an enumerator (to_string says "UNKNOWN").
+template <class Frontend, class Schema>
+constexpr bool sameValue(Frontend frontend, Schema schema) {
+    return static_cast<int64_t>(frontend) == static_cast<int64_t>(schema);
+}
+template <class Frontend, class Schema>
+inline constexpr bool sameUnderlyingType =
+    std::is_same_v<std::underlying_type_t<Frontend>, std::underlying_type_t<Schema>>;
+
+// The schema spells NOT_SET as UNSET.
+static_assert(sameUnderlyingType<DataType, fbs::DataType>);
+static_assert(sameValue(DataType::NOT_SET, fbs::DataType::UNSET));
+static_assert(sameValue(DataType::FLOAT, fbs::DataType::FLOAT));
+static_assert(sameValue(DataType::HALF, fbs::DataType::HALF));
+static_assert(sameValue(DataType::BFLOAT16, fbs::DataType::BFLOAT16));
+static_assert(sameValue(DataType::DOUBLE, fbs::DataType::DOUBLE));
+static_assert(sameValue(DataType::UINT8, fbs::DataType::UINT8));
+static_assert(sameValue(DataType::INT32, fbs::DataType::INT32));
+static_assert(sameValue(DataType::INT8, fbs::DataType::INT8));
+static_assert(sameValue(DataType::FP8_E4M3, fbs::DataType::FP8_E4M3));
+static_assert(sameValue(DataType::FP8_E5M2, fbs::DataType::FP8_E5M2));
+static_assert(sameValue(DataType::INT64, fbs::DataType::INT64));
 inline fbs::DataType toFbs(DataType type) {
     return static_cast<fbs::DataType>(type);
 }
+inline DataType fromFbs(fbs::DataType type) {
+    return static_cast<DataType>(type);
+}
+
+// The schema spells NOT_SET as UNSET, MAX and MIN as MAX_OP and MIN_OP.
+static_assert(sameUnderlyingType<PointwiseMode, fbs::PointwiseMode>);
+static_assert(sameValue(PointwiseMode::NOT_SET, fbs::PointwiseMode::UNSET));
+static_assert(sameValue(PointwiseMode::ABS, fbs::PointwiseMode::ABS));
+static_assert(sameValue(PointwiseMode::ADD, fbs::PointwiseMode::ADD));
+static_assert(sameValue(PointwiseMode::ADD_SQUARE, fbs::PointwiseMode::ADD_SQUARE));
+static_assert(sameValue(PointwiseMode::BINARY_SELECT, fbs::PointwiseMode::BINARY_SELECT));
+static_assert(sameValue(PointwiseMode::CEIL, fbs::PointwiseMode::CEIL));
+static_assert(sameValue(PointwiseMode::CMP_EQ, fbs::PointwiseMode::CMP_EQ));
+static_assert(sameValue(PointwiseMode::CMP_GE, fbs::PointwiseMode::CMP_GE));
+static_assert(sameValue(PointwiseMode::CMP_GT, fbs::PointwiseMode::CMP_GT));
+static_assert(sameValue(PointwiseMode::CMP_LE, fbs::PointwiseMode::CMP_LE));
+static_assert(sameValue(PointwiseMode::CMP_LT, fbs::PointwiseMode::CMP_LT));
+static_assert(sameValue(PointwiseMode::CMP_NEQ, fbs::PointwiseMode::CMP_NEQ));
+static_assert(sameValue(PointwiseMode::DIV, fbs::PointwiseMode::DIV));
+static_assert(sameValue(PointwiseMode::ELU_BWD, fbs::PointwiseMode::ELU_BWD));
+static_assert(sameValue(PointwiseMode::ELU_FWD, fbs::PointwiseMode::ELU_FWD));
+static_assert(sameValue(PointwiseMode::ERF, fbs::PointwiseMode::ERF));
+static_assert(sameValue(PointwiseMode::EXP, fbs::PointwiseMode::EXP));
+static_assert(sameValue(PointwiseMode::FLOOR, fbs::PointwiseMode::FLOOR));
+static_assert(sameValue(PointwiseMode::GELU_APPROX_TANH_BWD, fbs::PointwiseMode::GELU_APPROX_TANH_BWD));
+static_assert(sameValue(PointwiseMode::GELU_APPROX_TANH_FWD, fbs::PointwiseMode::GELU_APPROX_TANH_FWD));
+static_assert(sameValue(PointwiseMode::GELU_BWD, fbs::PointwiseMode::GELU_BWD));
+static_assert(sameValue(PointwiseMode::GELU_FWD, fbs::PointwiseMode::GELU_FWD));
+static_assert(sameValue(PointwiseMode::GEN_INDEX, fbs::PointwiseMode::GEN_INDEX));
+static_assert(sameValue(PointwiseMode::IDENTITY, fbs::PointwiseMode::IDENTITY));
+static_assert(sameValue(PointwiseMode::LOG, fbs::PointwiseMode::LOG));
+static_assert(sameValue(PointwiseMode::LOGICAL_AND, fbs::PointwiseMode::LOGICAL_AND));
+static_assert(sameValue(PointwiseMode::LOGICAL_NOT, fbs::PointwiseMode::LOGICAL_NOT));
+static_assert(sameValue(PointwiseMode::LOGICAL_OR, fbs::PointwiseMode::LOGICAL_OR));
+static_assert(sameValue(PointwiseMode::MAX, fbs::PointwiseMode::MAX_OP));
+static_assert(sameValue(PointwiseMode::MIN, fbs::PointwiseMode::MIN_OP));
+static_assert(sameValue(PointwiseMode::MUL, fbs::PointwiseMode::MUL));
+static_assert(sameValue(PointwiseMode::NEG, fbs::PointwiseMode::NEG));
+static_assert(sameValue(PointwiseMode::RECIPROCAL, fbs::PointwiseMode::RECIPROCAL));
+static_assert(sameValue(PointwiseMode::RELU_BWD, fbs::PointwiseMode::RELU_BWD));
+static_assert(sameValue(PointwiseMode::RELU_FWD, fbs::PointwiseMode::RELU_FWD));
+static_assert(sameValue(PointwiseMode::RSQRT, fbs::PointwiseMode::RSQRT));
+static_assert(sameValue(PointwiseMode::SIGMOID_BWD, fbs::PointwiseMode::SIGMOID_BWD));
+static_assert(sameValue(PointwiseMode::SIGMOID_FWD, fbs::PointwiseMode::SIGMOID_FWD));
+static_assert(sameValue(PointwiseMode::SIN, fbs::PointwiseMode::SIN));
+static_assert(sameValue(PointwiseMode::SOFTPLUS_BWD, fbs::PointwiseMode::SOFTPLUS_BWD));
+static_assert(sameValue(PointwiseMode::SOFTPLUS_FWD, fbs::PointwiseMode::SOFTPLUS_FWD));
+static_assert(sameValue(PointwiseMode::SQRT, fbs::PointwiseMode::SQRT));
+static_assert(sameValue(PointwiseMode::SUB, fbs::PointwiseMode::SUB));
+static_assert(sameValue(PointwiseMode::SWISH_BWD, fbs::PointwiseMode::SWISH_BWD));
+static_assert(sameValue(PointwiseMode::SWISH_FWD, fbs::PointwiseMode::SWISH_FWD));
+static_assert(sameValue(PointwiseMode::TAN, fbs::PointwiseMode::TAN));
+static_assert(sameValue(PointwiseMode::TANH_BWD, fbs::PointwiseMode::TANH_BWD));
+static_assert(sameValue(PointwiseMode::TANH_FWD, fbs::PointwiseMode::TANH_FWD));
+static_assert(sameValue(PointwiseMode::MOD, fbs::PointwiseMode::MOD));
+static_assert(sameValue(PointwiseMode::POW, fbs::PointwiseMode::POW));
+static_assert(sameValue(PointwiseMode::COS, fbs::PointwiseMode::COS));
 inline fbs::PointwiseMode toFbs(PointwiseMode mode) {
     return static_cast<fbs::PointwiseMode>(mode);
 }
+inline PointwiseMode fromFbs(fbs::PointwiseMode mode) {
+    return static_cast<PointwiseMode>(mode);
+}
+
+// The schema spells MAX and MIN as MAX_OP and MIN_OP.
+static_assert(sameUnderlyingType<ReductionMode, fbs::ReductionMode>);
+static_assert(sameValue(ReductionMode::NOT_SET, fbs::ReductionMode::NOT_SET));
+static_assert(sameValue(ReductionMode::ADD, fbs::ReductionMode::ADD));
+static_assert(sameValue(ReductionMode::MUL, fbs::ReductionMode::MUL));
+static_assert(sameValue(ReductionMode::MIN, fbs::ReductionMode::MIN_OP));
+static_assert(sameValue(ReductionMode::MAX, fbs::ReductionMode::MAX_OP));
+static_assert(sameValue(ReductionMode::AMAX, fbs::ReductionMode::AMAX));
+static_assert(sameValue(ReductionMode::AVG, fbs::ReductionMode::AVG));
+static_assert(sameValue(ReductionMode::NORM1, fbs::ReductionMode::NORM1));
+static_assert(sameValue(ReductionMode::NORM2, fbs::ReductionMode::NORM2));
+static_assert(sameValue(ReductionMode::MUL_NO_ZEROS, fbs::ReductionMode::MUL_NO_ZEROS));
 inline fbs::ReductionMode toFbs(ReductionMode mode) {
     return static_cast<fbs::ReductionMode>(mode);
 }
+inline ReductionMode fromFbs(fbs::ReductionMode mode) {
+    return static_cast<ReductionMode>(mode);
+}
+
+static_assert(sameUnderlyingType<ResampleMode, fbs::ResampleMode>);
+static_assert(sameValue(ResampleMode::NOT_SET, fbs::ResampleMode::NOT_SET));
+static_assert(sameValue(ResampleMode::MAXPOOL, fbs::ResampleMode::MAXPOOL));
+static_assert(sameValue(ResampleMode::AVGPOOL_EXCLUDE_PADDING, fbs::ResampleMode::AVGPOOL_EXCLUDE_PADDING));
+static_assert(sameValue(ResampleMode::AVGPOOL_INCLUDE_PADDING, fbs::ResampleMode::AVGPOOL_INCLUDE_PADDING));
+static_assert(sameValue(ResampleMode::BILINEAR, fbs::ResampleMode::BILINEAR));
+static_assert(sameValue(ResampleMode::NEAREST, fbs::ResampleMode::NEAREST));
 inline fbs::ResampleMode toFbs(ResampleMode mode) {
     return static_cast<fbs::ResampleMode>(mode);
 }
+inline ResampleMode fromFbs(fbs::ResampleMode mode) {
+    return static_cast<ResampleMode>(mode);
+}
+
+static_assert(sameUnderlyingType<PaddingMode, fbs::PaddingMode>);
+static_assert(sameValue(PaddingMode::NOT_SET, fbs::PaddingMode::NOT_SET));
+static_assert(sameValue(PaddingMode::NEG_INF_PAD, fbs::PaddingMode::NEG_INF_PAD));
+static_assert(sameValue(PaddingMode::ZERO_PAD, fbs::PaddingMode::ZERO_PAD));
+static_assert(sameValue(PaddingMode::EDGE_VAL_PAD, fbs::PaddingMode::EDGE_VAL_PAD));
 inline fbs::PaddingMode toFbs(PaddingMode mode) {
     return static_cast<fbs::PaddingMode>(mode);
 }
+inline PaddingMode fromFbs(fbs::PaddingMode mode) {
+    return static_cast<PaddingMode>(mode);
+}
+
+static_assert(sameUnderlyingType<NormFwdPhase, fbs::NormFwdPhase>);
+static_assert(sameValue(NormFwdPhase::NOT_SET, fbs::NormFwdPhase::NOT_SET));
+static_assert(sameValue(NormFwdPhase::INFERENCE, fbs::NormFwdPhase::INFERENCE));
+static_assert(sameValue(NormFwdPhase::TRAINING, fbs::NormFwdPhase::TRAINING));
 inline fbs::NormFwdPhase toFbs(NormFwdPhase phase) {
     return static_cast<fbs::NormFwdPhase>(phase);
 }
+inline NormFwdPhase fromFbs(fbs::NormFwdPhase phase) {
+    return static_cast<NormFwdPhase>(phase);
+}
 
-inline fbs::ConvMode toFbs(ConvolutionMode mode) {
+// By name: the numbers differ (see ConvolutionMode). A schema enumerator without a case here
+// fails to compile (-Wswitch); a value that is no enumerator converts to NOT_SET / UNSET.
+constexpr fbs::ConvMode toFbs(ConvolutionMode mode) {
     switch (mode) {
         case ConvolutionMode::CONVOLUTION:
             return fbs::ConvMode::CONVOLUTION;
@@ -191,7 +328,7 @@ inline fbs::ConvMode toFbs(ConvolutionMode mode) {
     return fbs::ConvMode::UNSET;
 }
 
-inline ConvolutionMode fromFbs(fbs::ConvMode mode) {
+constexpr ConvolutionMode fromFbs(fbs::ConvMode mode) {
     switch (mode) {
         case fbs::ConvMode::CONVOLUTION:
             return ConvolutionMode::CONVOLUTION;
@@ -203,24 +340,12 @@ inline ConvolutionMode fromFbs(fbs::ConvMode mode) {
     return ConvolutionMode::NOT_SET;
 }
 
-inline DataType fromFbs(fbs::DataType type) {
-    return static_cast<DataType>(type);
-}
-inline PointwiseMode fromFbs(fbs::PointwiseMode mode) {
-    return static_cast<PointwiseMode>(mode);
-}
-inline ReductionMode fromFbs(fbs::ReductionMode mode) {
-    return static_cast<ReductionMode>(mode);
-}
-inline ResampleMode fromFbs(fbs::ResampleMode mode) {
-    return static_cast<ResampleMode>(mode);
-}
-inline PaddingMode fromFbs(fbs::PaddingMode mode) {
-    return static_cast<PaddingMode>(mode);
-}
-inline NormFwdPhase fromFbs(fbs::NormFwdPhase phase) {
-    return static_cast<NormFwdPhase>(phase);
-}
+static_assert(toFbs(ConvolutionMode::NOT_SET) == fbs::ConvMode::UNSET);
+static_assert(toFbs(ConvolutionMode::CROSS_CORRELATION) == fbs::ConvMode::CROSS_CORRELATION);
+static_assert(toFbs(ConvolutionMode::CONVOLUTION) == fbs::ConvMode::CONVOLUTION);
+static_assert(fromFbs(fbs::ConvMode::UNSET) == ConvolutionMode::NOT_SET);
+static_assert(fromFbs(fbs::ConvMode::CROSS_CORRELATION) == ConvolutionMode::CROSS_CORRELATION);
+static_assert(fromFbs(fbs::ConvMode::CONVOLUTION) == ConvolutionMode::CONVOLUTION);
 
 inline hipdnnBackendHeurMode_t toBackend(HeuristicMode mode) {
     switch (mode) {

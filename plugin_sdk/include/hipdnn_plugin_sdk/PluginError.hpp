@@ -21,7 +21,9 @@ private:
     hipdnnPluginStatus_t _status;
 };
 
-/// The enumerator name of a plugin status, e.g. "HIPDNN_PLUGIN_STATUS_BAD_PARAM".
+/// The enumerator name of a plugin status, e.g. "HIPDNN_PLUGIN_STATUS_BAD_PARAM";
+/// "HIPDNN_PLUGIN_STATUS_UNKNOWN" for a value that is no enumerator (a plugin may return any
+/// int). The one table of these names: the backend uses it too.
 inline const char* pluginStatusName(hipdnnPluginStatus_t status) noexcept {
     switch (status) {
         case HIPDNN_PLUGIN_STATUS_SUCCESS:

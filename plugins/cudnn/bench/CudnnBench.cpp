@@ -4,12 +4,13 @@
 //   BENCH impl=hipdnn problem=<name> dtype=<t> layout=NHWC op=<fprop|dgrad|wgrad|...> ms=<median> tflops=<x>
 // and, for the small 3x3 conv, the host time per execute call from a built plan:
 //   HOSTCALL impl=hipdnn problem=<name> us_per_call=<x>
-#include <hipdnn_backend.h>
 #include <hipdnn_flatbuffers_sdk/GraphWrapper.hpp>
+#include <hipdnn_test_sdk/BackendRun.hpp>
 #include <hipdnn_test_sdk/DeviceTensor.hpp>
 #include <hipdnn_test_sdk/GraphBuilder.hpp>
 
 #include <hipdnn_data_sdk/types.hpp>
+#include <hipdnn_data_sdk/utilities/ShapeUtilities.hpp>
 #include <hipdnn_data_sdk/utilities/Tensor.hpp>
 
 #include <algorithm>
@@ -26,35 +27,16 @@
 namespace {
 
 namespace fb = hipdnn_flatbuffers_sdk::data_objects;
+using hipdnn_test_sdk::BackendHandle;
+using hipdnn_test_sdk::BackendHeuristics;
+using hipdnn_test_sdk::BackendPlan;
+using hipdnn_test_sdk::BackendVariantPack;
 using hipdnn_test_sdk::DeviceBuffer;
 using hipdnn_test_sdk::GraphBuilder;
 
 constexpr int kWarmup = 10;
 constexpr int kRepeats = 15;
 constexpr int kBatch = 10;
-
-void check(hipdnnStatus_t status, const char* call) {
-    if (status != HIPDNN_STATUS_SUCCESS) {
-        char message[HIPDNN_ERROR_STRING_MAX_LENGTH] = {};
-        hipdnnGetLastErrorString(message, sizeof(message));
-        throw std::runtime_error(std::string(call) + " failed: " + message);
-    }
-}
-
-struct Descriptor {
-    explicit Descriptor(hipdnnBackendDescriptorType_t type) {
-        check(hipdnnBackendCreateDescriptor(type, &handle), "create");
-    }
-    Descriptor() = default;
-    ~Descriptor() {
-        if (handle != nullptr) {
-            hipdnnBackendDestroyDescriptor(handle);
-        }
-    }
-    Descriptor(const Descriptor&) = delete;
-    Descriptor& operator=(const Descriptor&) = delete;
-    hipdnnBackendDescriptor_t handle = nullptr;
-};
 
 std::vector<int64_t> nhwc(const std::vector<int64_t>& dims) {
     std::vector<int64_t> order(dims.size());
@@ -87,76 +69,16 @@ void fillRandom(DeviceBuffer& buffer, fb::DataType type, size_t elements) {
     buffer.copyFromHost(host.data());
 }
 
-// A planned graph with device buffers and a finalized variant pack, ready to execute.
+// A graph planned once (the heuristics' first configuration, mode A), with random device buffers
+// and a variant pack bound once: execute() is one hipdnnBackendExecute.
 class PlannedGraph {
 public:
-    PlannedGraph(hipdnnHandle_t handle, const std::vector<uint8_t>& bytes) : _handle(handle) {
-        const hipdnn_flatbuffers_sdk::GraphWrapper graph(bytes.data(), bytes.size());
-        check(hipdnnBackendCreateAndDeserializeGraph_ext(&_graph.handle, bytes.data(), bytes.size()),
-              "deserialize");
-        check(hipdnnBackendSetAttribute(_graph.handle, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE,
-                                        1, &handle),
-              "graph handle");
-        check(hipdnnBackendFinalize(_graph.handle), "finalize graph");
-        check(hipdnnBackendSetAttribute(_heuristics.handle, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH,
-                                        HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &_graph.handle),
-              "heuristics graph");
-        const hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_A;
-        check(hipdnnBackendSetAttribute(_heuristics.handle, HIPDNN_ATTR_ENGINEHEUR_MODE,
-                                        HIPDNN_TYPE_HEUR_MODE, 1, &mode),
-              "heuristics mode");
-        check(hipdnnBackendFinalize(_heuristics.handle), "finalize heuristics");
-        int64_t count = 0;
-        check(hipdnnBackendGetAttribute(_heuristics.handle, HIPDNN_ATTR_ENGINEHEUR_RESULTS,
-                                        HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &count, &_config.handle),
-              "heuristics results");
-        if (count == 0) {
-            throw std::runtime_error("no engine accepted the graph");
-        }
-        check(hipdnnBackendFinalize(_config.handle), "finalize config");
-        check(hipdnnBackendSetAttribute(_plan.handle, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG,
-                                        HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &_config.handle),
-              "plan config");
-        check(hipdnnBackendFinalize(_plan.handle), "finalize plan");
-        int64_t workspaceSize = 0;
-        check(hipdnnBackendGetAttribute(_plan.handle, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE,
-                                        HIPDNN_TYPE_INT64, 1, &count, &workspaceSize),
-              "workspace size");
-        _workspace = DeviceBuffer(static_cast<size_t>(workspaceSize));
-        std::vector<int64_t> uids;
-        std::vector<void*> pointers;
-        for (const auto* tensor : *graph.graph().tensors()) {
-            if (tensor->virtual_() || tensor->value_type() != fb::TensorValue::NONE) {
-                continue;
-            }
-            const std::vector<int64_t> dims(tensor->dims()->begin(), tensor->dims()->end());
-            const std::vector<int64_t> strides(tensor->strides()->begin(), tensor->strides()->end());
-            const auto elements = hipdnn_data_sdk::utilities::storageElementCount(dims, strides);
-            DeviceBuffer& buffer =
-                _buffers.emplace_back(static_cast<size_t>(elements) * elementSize(tensor->data_type()));
-            // Random data: constant inputs draw less power and let the GPU clock higher, which
-            // would flatter the timings against PyTorch's random tensors.
-            fillRandom(buffer, tensor->data_type(), static_cast<size_t>(elements));
-            uids.push_back(tensor->uid());
-            pointers.push_back(buffer.data());
-        }
-        void* workspace = _workspace.data();
-        check(hipdnnBackendSetAttribute(_pack.handle, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64,
-                                        static_cast<int64_t>(uids.size()), uids.data()),
-              "pack uids");
-        check(hipdnnBackendSetAttribute(_pack.handle, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS,
-                                        HIPDNN_TYPE_VOID_PTR, static_cast<int64_t>(pointers.size()),
-                                        pointers.data()),
-              "pack pointers");
-        check(hipdnnBackendSetAttribute(_pack.handle, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE,
-                                        HIPDNN_TYPE_VOID_PTR, 1, &workspace),
-              "pack workspace");
-        check(hipdnnBackendFinalize(_pack.handle), "finalize pack");
-    }
+    PlannedGraph(hipdnnHandle_t handle, const std::vector<uint8_t>& bytes)
+        : _plan(BackendHeuristics(handle, bytes, HIPDNN_HEUR_MODE_A)),
+          _workspace(static_cast<size_t>(_plan.workspaceSize())),
+          _pack(allocateBuffers(bytes), _workspace.data()) {}
 
-    void execute() {
-        check(hipdnnBackendExecute(_handle, _plan.handle, _pack.handle), "hipdnnBackendExecute");
-    }
+    void execute() const { _plan.execute(_pack); }
 
     // Median over repeats of the mean time of a batch of executes, in milliseconds.
     double medianMilliseconds() {
@@ -208,14 +130,31 @@ public:
     }
 
 private:
-    hipdnnHandle_t _handle;
-    Descriptor _graph;
-    Descriptor _heuristics{HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR};
-    Descriptor _config{HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR};
-    Descriptor _plan{HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR};
-    Descriptor _pack{HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR};
+    // One device buffer of random values per tensor the variant pack binds.
+    std::map<int64_t, void*> allocateBuffers(const std::vector<uint8_t>& bytes) {
+        const hipdnn_flatbuffers_sdk::GraphWrapper graph(bytes.data(), bytes.size());
+        std::map<int64_t, void*> pointers;
+        for (const auto* tensor : *graph.graph().tensors()) {
+            if (tensor->virtual_() || tensor->value_type() != fb::TensorValue::NONE) {
+                continue;
+            }
+            const std::vector<int64_t> dims(tensor->dims()->begin(), tensor->dims()->end());
+            const std::vector<int64_t> strides(tensor->strides()->begin(), tensor->strides()->end());
+            const auto elements = hipdnn_data_sdk::utilities::storageElementCount(dims, strides);
+            DeviceBuffer& buffer =
+                _buffers.emplace_back(static_cast<size_t>(elements) * elementSize(tensor->data_type()));
+            // Random data: constant inputs draw less power and let the GPU clock higher, which
+            // would flatter the timings against PyTorch's random tensors.
+            fillRandom(buffer, tensor->data_type(), static_cast<size_t>(elements));
+            pointers[tensor->uid()] = buffer.data();
+        }
+        return pointers;
+    }
+
+    BackendPlan _plan;
     DeviceBuffer _workspace;
-    std::vector<DeviceBuffer> _buffers;
+    std::vector<DeviceBuffer> _buffers;  // declared before _pack: allocateBuffers() fills it
+    BackendVariantPack _pack;
 };
 
 struct ConvLayer {
@@ -236,10 +175,18 @@ const std::vector<ConvLayer> kResnetLayers = {
 };
 constexpr int64_t kBatchSize = 32;
 
+// The output height (= width) of a layer: an rs-tap window padded rs / 2 on both sides, undilated.
+int64_t outputSize(const ConvLayer& layer) {
+    const int64_t pad = layer.rs / 2;
+    return hipdnn_data_sdk::utilities::SlidingWindow{layer.hw, layer.rs, pad, pad, layer.stride, 1}
+        .outputLength()
+        .value();
+}
+
 std::vector<uint8_t> convGraph(const ConvLayer& layer, fb::DataType type, const std::string& op, int64_t n,
                                bool biasRelu) {
     const int64_t pad = layer.rs / 2;
-    const int64_t out = (layer.hw + 2 * pad - layer.rs) / layer.stride + 1;
+    const int64_t out = outputSize(layer);
     const std::vector<int64_t> x = {n, layer.c, layer.hw, layer.hw},
                                w = {layer.k, layer.c, layer.rs, layer.rs}, y = {n, layer.k, out, out};
     const hipdnn_test_sdk::ConvolutionGeometry geometry{
@@ -274,8 +221,7 @@ std::vector<uint8_t> convGraph(const ConvLayer& layer, fb::DataType type, const 
 }
 
 double convFlops(const ConvLayer& layer, int64_t n) {
-    const int64_t pad = layer.rs / 2;
-    const int64_t out = (layer.hw + 2 * pad - layer.rs) / layer.stride + 1;
+    const int64_t out = outputSize(layer);
     return 2.0 * static_cast<double>(n * layer.k * out * out) *
            static_cast<double>(layer.c * layer.rs * layer.rs);
 }
@@ -293,8 +239,15 @@ void timeProblem(hipdnnHandle_t handle, const std::string& problem, fb::DataType
         PlannedGraph planned(handle, bytes);
         report(problem, type, op, planned.medianMilliseconds(), flops);
     } catch (const std::exception& error) {
+        // One line per problem: the declined engines' lines ("<engine>\t<plugin>\t<reason>") joined.
+        std::string message = error.what();
+        while (!message.empty() && message.back() == '\n') {
+            message.pop_back();
+        }
+        std::replace(message.begin(), message.end(), '\n', ';');
+        std::replace(message.begin(), message.end(), '\t', ' ');
         std::printf("BENCH impl=hipdnn problem=%s op=%s error=\"%s\"\n", problem.c_str(), op.c_str(),
-                    error.what());
+                    message.c_str());
     }
 }
 
@@ -303,10 +256,11 @@ void timeProblem(hipdnnHandle_t handle, const std::string& problem, fb::DataType
 int main() {
     try {
         const char* paths[] = {HIPDNN_CUDNN_PLUGIN_PATH};
-        check(hipdnnSetEnginePluginPaths_ext(1, paths, HIPDNN_PLUGIN_LOADING_ABSOLUTE), "plugin paths");
-        hipdnnHandle_t handle = nullptr;
-        check(hipdnnCreateForDevice_ext(&handle, HIPDNN_DEVICE_TYPE_GPU_EXT, 0),
-              "hipdnnCreateForDevice_ext(GPU)");
+        hipdnn_test_sdk::checkBackend(
+            hipdnnSetEnginePluginPaths_ext(1, paths, HIPDNN_PLUGIN_LOADING_ABSOLUTE),
+            "hipdnnSetEnginePluginPaths_ext");
+        const BackendHandle gpu(HIPDNN_DEVICE_TYPE_GPU_EXT);
+        const hipdnnHandle_t handle = gpu.get();
 
         // Host overhead of one execute from a built plan: 3x3 bf16 NHWC conv, N=1, 64 ch, 56x56.
         {
@@ -372,7 +326,6 @@ int main() {
                             epilogue ? "matmul_bias_relu" : "matmul", mm.build(), 2.0 * m * m * m);
             }
         }
-        hipdnnDestroy(handle);
     } catch (const std::exception& error) {
         std::fprintf(stderr, "hipdnn_cudnn_bench: %s\n", error.what());
         return 1;

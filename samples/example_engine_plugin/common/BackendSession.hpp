@@ -1,25 +1,19 @@
-// Talks to an engine plugin the way an application does: through the hipDNN backend C API only.
+// What the example's programs ask of a backend handle beyond running graphs: which plugins it
+// loaded and which engines it offers. Running a graph — heuristics or an engine by id, plan,
+// variant pack, execute — is the test SDK's hipdnn_test_sdk/BackendRun.hpp, which a plugin's
+// tests and tools can use the same way (it needs hipdnn_backend::hipdnn_backend linked).
 // Shared by the integration tests and example_plugin_loader.
 #pragma once
 
 #include <hipdnn_backend.h>
+#include <hipdnn_test_sdk/BackendRun.hpp>
 
 #include <cstdint>
-#include <stdexcept>
+#include <map>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace example_plugin {
-
-/// A failed backend call: the function, the status and the backend's last error message.
-class BackendError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-
-/// Throws BackendError unless `status` is HIPDNN_STATUS_SUCCESS.
-void checkStatus(hipdnnStatus_t status, const std::string& call);
 
 /// hipdnnSetEnginePluginPaths_ext: takes effect at the next handle creation.
 void setEnginePluginPaths(const std::vector<std::string>& paths, hipdnnPluginLoadingMode_ext_t mode);
@@ -27,12 +21,9 @@ void setEnginePluginPaths(const std::vector<std::string>& paths, hipdnnPluginLoa
 /// A backend handle bound to the CPU (the example engine is a CPU engine).
 class CpuHandle {
 public:
-    CpuHandle();
-    ~CpuHandle();
-    CpuHandle(const CpuHandle&) = delete;
-    CpuHandle& operator=(const CpuHandle&) = delete;
+    CpuHandle() = default;
 
-    hipdnnHandle_t get() const noexcept { return _handle; }
+    hipdnnHandle_t get() const noexcept { return _handle.get(); }
 
     /// The plugin files this handle loaded (hipdnnGetLoadedEnginePluginPaths_ext, two-call).
     std::vector<std::string> loadedPluginPaths() const;
@@ -43,13 +34,13 @@ public:
     /// The "<engine>\t<plugin>\t<reason>" lines of the engines that decline the graph.
     std::string declineReasons(const std::vector<uint8_t>& serializedGraph) const;
 
-    /// Builds a plan for `serializedGraph` on engine `engineId` and executes it with `buffers`
-    /// (uid -> host memory laid out by the tensor's strides); allocates the plan's workspace.
+    /// Plans `serializedGraph` on engine `engineId` and executes it once with `buffers`
+    /// (uid -> host memory laid out by the tensor's strides) and a host workspace.
     void execute(const std::vector<uint8_t>& serializedGraph, int64_t engineId,
-                 const std::unordered_map<int64_t, void*>& buffers) const;
+                 const std::map<int64_t, void*>& buffers) const;
 
 private:
-    hipdnnHandle_t _handle = nullptr;
+    hipdnn_test_sdk::BackendHandle _handle{HIPDNN_DEVICE_TYPE_CPU_EXT};
 };
 
 }  // namespace example_plugin

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -106,8 +107,8 @@ TEST_P(ReluAddThroughBackend, MatchesTheCpuReferenceEngine) {
     expected.fillSentinel();
     actual.fillSentinel();
 
-    std::unordered_map<int64_t, void*> referenceBuffers = {{kX, x.data()}, {kY, expected.data()}};
-    std::unordered_map<int64_t, void*> exampleBuffers = {{kX, x.data()}, {kY, actual.data()}};
+    std::map<int64_t, void*> referenceBuffers = {{kX, x.data()}, {kY, expected.data()}};
+    std::map<int64_t, void*> exampleBuffers = {{kX, x.data()}, {kY, actual.data()}};
     if (param.kind != GraphKind::Relu) {
         referenceBuffers.emplace(kB, b.data());
         exampleBuffers.emplace(kB, b.data());

@@ -1,7 +1,23 @@
-// Runs a serialized graph through the backend C API the way an integration test needs it: the
-// heuristics' first configuration (mode FALLBACK), one plan, one execute. Header-only so that the
-// test SDK library itself does not depend on the backend; include it from a target that links
-// hipdnn_backend.
+// Runs serialized graphs through the backend C API: deserialize and finalize the graph, ask the
+// heuristics (or name an engine by id), build the engine config and the execution plan, bind the
+// buffers in a variant pack, execute. The integration tests, the benchmark programs and the
+// example plugin all drive the backend through this one header.
+//
+//   BackendHandle handle(HIPDNN_DEVICE_TYPE_CPU_EXT);
+//   BackendPlan plan{BackendHeuristics{handle.get(), serializedGraph}};  // the heuristics' first
+//   // or: BackendPlan plan{BackendGraph{handle.get(), serializedGraph}, engineId};
+//   std::vector<std::byte> workspace(static_cast<size_t>(plan.workspaceSize()));
+//   const BackendVariantPack pack({{xUid, x}, {yUid, y}}, workspace.data());
+//   plan.execute(pack);  // exactly one hipdnnBackendExecute: loop over it to time an engine
+//
+// Each step is one object and makes only the calls its constructor documents (the workspace
+// size is queried on demand), so a benchmark of one step measures the backend, not this file.
+// Every failing call throws BackendError naming the call, its status and the backend's last
+// error. The backend keeps what a descriptor refers to alive: a graph or heuristics may be
+// destroyed once the plan is built.
+//
+// Header-only so that the test SDK library itself does not depend on the backend: include it
+// from a target that links hipdnn_backend.
 #pragma once
 
 #include <hipdnn_backend.h>
@@ -12,142 +28,287 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace hipdnn_test_sdk {
 
-/// Throws std::runtime_error("<call> failed: <the backend's last error>") unless `status` is
-/// HIPDNN_STATUS_SUCCESS.
-inline void checkBackend(hipdnnStatus_t status, const std::string& call) {
-    if (status != HIPDNN_STATUS_SUCCESS) {
-        char message[HIPDNN_ERROR_STRING_MAX_LENGTH] = {};
-        hipdnnGetLastErrorString(message, sizeof(message));
-        throw std::runtime_error(call + " failed: " + message);
+/// A failed backend call: "<call> failed (<status>: <description>): <the backend's last error>".
+class BackendError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+namespace backend_run_detail {
+
+[[noreturn]] inline void throwBackendError(hipdnnStatus_t status, std::string_view call) {
+    char message[HIPDNN_ERROR_STRING_MAX_LENGTH] = {};
+    hipdnnGetLastErrorString(message, sizeof(message));
+    std::string text = std::string(call) + " failed (" + hipdnnGetErrorString(status) + ")";
+    if (message[0] != '\0') {
+        text += std::string(": ") + message;
+    }
+    throw BackendError(text);
+}
+
+}  // namespace backend_run_detail
+
+/// Throws BackendError unless `status` is HIPDNN_STATUS_SUCCESS; costs one comparison otherwise.
+inline void checkBackend(hipdnnStatus_t status, std::string_view call) {
+    if (status != HIPDNN_STATUS_SUCCESS) [[unlikely]] {
+        backend_run_detail::throwBackendError(status, call);
     }
 }
 
 namespace backend_run_detail {
 
 /// Owns one backend descriptor.
-struct Descriptor {
-    explicit Descriptor(hipdnnBackendDescriptorType_t type) {
-        checkBackend(hipdnnBackendCreateDescriptor(type, &handle), "hipdnnBackendCreateDescriptor");
+class Descriptor {
+public:
+    Descriptor() = default;  // for a descriptor a deserializer creates (see out())
+    Descriptor(hipdnnBackendDescriptorType_t type, std::string_view call) {
+        checkBackend(hipdnnBackendCreateDescriptor(type, &_handle), call);
     }
-    Descriptor() = default;  // for descriptors a deserializer creates
-    ~Descriptor() {
-        if (handle != nullptr) {
-            hipdnnBackendDestroyDescriptor(handle);
+    ~Descriptor() { reset(); }
+    Descriptor(Descriptor&& other) noexcept : _handle(std::exchange(other._handle, nullptr)) {}
+    Descriptor& operator=(Descriptor&& other) noexcept {
+        if (this != &other) {
+            reset();
+            _handle = std::exchange(other._handle, nullptr);
         }
+        return *this;
     }
     Descriptor(const Descriptor&) = delete;
     Descriptor& operator=(const Descriptor&) = delete;
-    hipdnnBackendDescriptor_t handle = nullptr;
+
+    hipdnnBackendDescriptor_t get() const noexcept { return _handle; }
+    hipdnnBackendDescriptor_t* out() noexcept { return &_handle; }
+
+    /// One element of `value`'s type.
+    template <class T>
+    void set(hipdnnBackendAttributeName_t name, hipdnnBackendAttributeType_t type, const T& value,
+             std::string_view call) {
+        checkBackend(hipdnnBackendSetAttribute(_handle, name, type, 1, &value), call);
+    }
+    void finalize(std::string_view call) { checkBackend(hipdnnBackendFinalize(_handle), call); }
+
+private:
+    void reset() noexcept {
+        if (_handle != nullptr) {
+            hipdnnBackendDestroyDescriptor(_handle);
+            _handle = nullptr;
+        }
+    }
+
+    hipdnnBackendDescriptor_t _handle = nullptr;
 };
 
 }  // namespace backend_run_detail
 
-/// A finalized operation graph and its finalized heuristics (mode FALLBACK) on a handle.
-class BackendHeuristics {
+/// A backend handle bound to one device (hipdnnCreateForDevice_ext); destroyed with it.
+class BackendHandle {
 public:
-    BackendHeuristics(hipdnnHandle_t handle, const std::vector<uint8_t>& graph) {
-        checkBackend(
-            hipdnnBackendCreateAndDeserializeGraph_ext(&_operationGraph.handle, graph.data(), graph.size()),
-            "hipdnnBackendCreateAndDeserializeGraph_ext");
-        checkBackend(hipdnnBackendSetAttribute(_operationGraph.handle, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE,
-                                               HIPDNN_TYPE_HANDLE, 1, &handle),
-                     "set OPERATIONGRAPH_HANDLE");
-        checkBackend(hipdnnBackendFinalize(_operationGraph.handle), "finalize OPERATIONGRAPH");
-        checkBackend(hipdnnBackendSetAttribute(_heuristics.handle, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH,
-                                               HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &_operationGraph.handle),
-                     "set ENGINEHEUR_OPERATION_GRAPH");
-        const hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK;
-        checkBackend(hipdnnBackendSetAttribute(_heuristics.handle, HIPDNN_ATTR_ENGINEHEUR_MODE,
-                                               HIPDNN_TYPE_HEUR_MODE, 1, &mode),
-                     "set ENGINEHEUR_MODE");
-        checkBackend(hipdnnBackendFinalize(_heuristics.handle), "finalize ENGINEHEUR");
-        checkBackend(hipdnnBackendGetAttribute(_heuristics.handle, HIPDNN_ATTR_ENGINEHEUR_RESULTS,
-                                               HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &_resultCount, nullptr),
-                     "get ENGINEHEUR_RESULTS count");
+    explicit BackendHandle(hipdnnDeviceType_ext_t device, int ordinal = 0) {
+        checkBackend(hipdnnCreateForDevice_ext(&_handle, device, ordinal), "hipdnnCreateForDevice_ext");
+    }
+    ~BackendHandle() {
+        if (_handle != nullptr) {
+            hipdnnDestroy(_handle);
+        }
+    }
+    BackendHandle(BackendHandle&& other) noexcept : _handle(std::exchange(other._handle, nullptr)) {}
+    BackendHandle& operator=(BackendHandle&&) = delete;
+    BackendHandle(const BackendHandle&) = delete;
+    BackendHandle& operator=(const BackendHandle&) = delete;
+
+    hipdnnHandle_t get() const noexcept { return _handle; }
+
+private:
+    hipdnnHandle_t _handle = nullptr;
+};
+
+/// A finalized OPERATIONGRAPH: deserialize, set the handle, finalize.
+class BackendGraph {
+public:
+    BackendGraph(hipdnnHandle_t handle, const std::vector<uint8_t>& serializedGraph) : _handle(handle) {
+        checkBackend(hipdnnBackendCreateAndDeserializeGraph_ext(_graph.out(), serializedGraph.data(),
+                                                                serializedGraph.size()),
+                     "hipdnnBackendCreateAndDeserializeGraph_ext");
+        _graph.set(HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, handle,
+                   "set OPERATIONGRAPH_HANDLE");
+        _graph.finalize("finalize OPERATIONGRAPH");
     }
 
-    /// How many engine configurations the heuristics returned.
-    int64_t resultCount() const { return _resultCount; }
+    hipdnnHandle_t handle() const noexcept { return _handle; }
+    hipdnnBackendDescriptor_t descriptor() const noexcept { return _graph.get(); }
 
-    /// The declined engines, one "<engine>\t<plugin>\t<reason>" line each.
+private:
+    hipdnnHandle_t _handle;
+    backend_run_detail::Descriptor _graph;
+};
+
+/// A finalized ENGINEHEUR over a graph: create, set the graph and the mode, finalize. Nothing
+/// else is asked until a method is called.
+class BackendHeuristics {
+public:
+    explicit BackendHeuristics(const BackendGraph& graph,
+                               hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK)
+        : _handle(graph.handle()), _heuristics(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, "create ENGINEHEUR") {
+        const hipdnnBackendDescriptor_t operationGraph = graph.descriptor();
+        _heuristics.set(HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR,
+                        operationGraph, "set ENGINEHEUR_OPERATION_GRAPH");
+        _heuristics.set(HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, mode, "set ENGINEHEUR_MODE");
+        _heuristics.finalize("finalize ENGINEHEUR");
+    }
+    /// BackendHeuristics(BackendGraph(handle, serializedGraph), mode).
+    BackendHeuristics(hipdnnHandle_t handle, const std::vector<uint8_t>& serializedGraph,
+                      hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK)
+        : BackendHeuristics(BackendGraph(handle, serializedGraph), mode) {}
+
+    /// How many engine configurations the heuristics returned.
+    int64_t resultCount() const {
+        int64_t count = 0;
+        checkBackend(hipdnnBackendGetAttribute(_heuristics.get(), HIPDNN_ATTR_ENGINEHEUR_RESULTS,
+                                               HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, nullptr),
+                     "get ENGINEHEUR_RESULTS count");
+        return count;
+    }
+
+    /// The declined engines, one "<engine>\t<plugin>\t<reason>\n" line each.
     std::string declined() const {
         int64_t length = 0;
-        checkBackend(hipdnnBackendGetAttribute(_heuristics.handle, HIPDNN_ATTR_ENGINEHEUR_DECLINED_EXT,
+        checkBackend(hipdnnBackendGetAttribute(_heuristics.get(), HIPDNN_ATTR_ENGINEHEUR_DECLINED_EXT,
                                                HIPDNN_TYPE_CHAR, 0, &length, nullptr),
                      "get ENGINEHEUR_DECLINED_EXT length");
         std::string text(static_cast<size_t>(length), '\0');
-        checkBackend(hipdnnBackendGetAttribute(_heuristics.handle, HIPDNN_ATTR_ENGINEHEUR_DECLINED_EXT,
+        checkBackend(hipdnnBackendGetAttribute(_heuristics.get(), HIPDNN_ATTR_ENGINEHEUR_DECLINED_EXT,
                                                HIPDNN_TYPE_CHAR, length, &length, text.data()),
                      "get ENGINEHEUR_DECLINED_EXT");
-        return text.substr(0, text.find('\0'));
+        return text.substr(0, text.find('\0'));  // the length counts the terminating NUL
     }
 
-    /// Plans the first ranked configuration and executes it once on `pointers` (uid -> buffer
-    /// on the handle's device); `workspace` returns a buffer of the requested bytes (called only
-    /// when the plan needs one). Throws std::runtime_error naming the failing call and the
-    /// backend's last error, or "no engine accepted the graph; declined:\n..." when the
-    /// heuristics returned nothing.
-    void execute(hipdnnHandle_t handle, const std::map<int64_t, void*>& pointers,
-                 const std::function<void*(size_t)>& workspace) const {
-        using backend_run_detail::Descriptor;
-        if (_resultCount == 0) {
-            throw std::runtime_error("no engine accepted the graph; declined:\n" + declined());
-        }
-        Descriptor config(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR);
-        int64_t filled = 0;
-        checkBackend(hipdnnBackendGetAttribute(_heuristics.handle, HIPDNN_ATTR_ENGINEHEUR_RESULTS,
-                                               HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &filled, &config.handle),
-                     "get ENGINEHEUR_RESULTS");
-        checkBackend(hipdnnBackendFinalize(config.handle), "finalize ENGINECFG");
-        Descriptor plan(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
-        checkBackend(hipdnnBackendSetAttribute(plan.handle, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG,
-                                               HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &config.handle),
-                     "set EXECUTION_PLAN_ENGINE_CONFIG");
-        checkBackend(hipdnnBackendFinalize(plan.handle), "finalize EXECUTION_PLAN");
-        int64_t workspaceSize = 0;
-        checkBackend(hipdnnBackendGetAttribute(plan.handle, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE,
-                                               HIPDNN_TYPE_INT64, 1, &filled, &workspaceSize),
-                     "get EXECUTION_PLAN_WORKSPACE_SIZE");
-        void* workspacePointer = workspaceSize > 0 ? workspace(static_cast<size_t>(workspaceSize)) : nullptr;
+    hipdnnHandle_t handle() const noexcept { return _handle; }
+    hipdnnBackendDescriptor_t descriptor() const noexcept { return _heuristics.get(); }
+
+private:
+    hipdnnHandle_t _handle;
+    backend_run_detail::Descriptor _heuristics;
+};
+
+/// A finalized VARIANT_PACK: the buffers of one execution (uid -> memory on the handle's device)
+/// and the workspace (null when the plan needs none).
+class BackendVariantPack {
+public:
+    BackendVariantPack(const std::map<int64_t, void*>& pointers, void* workspace)
+        : _pack(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, "create VARIANT_PACK") {
         std::vector<int64_t> uids;
         std::vector<void*> data;
         for (const auto& [uid, pointer] : pointers) {
             uids.push_back(uid);
             data.push_back(pointer);
         }
-        Descriptor pack(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
         checkBackend(
-            hipdnnBackendSetAttribute(pack.handle, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64,
+            hipdnnBackendSetAttribute(_pack.get(), HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64,
                                       static_cast<int64_t>(uids.size()), uids.data()),
             "set VARIANT_PACK_UNIQUE_IDS");
         checkBackend(
-            hipdnnBackendSetAttribute(pack.handle, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS,
+            hipdnnBackendSetAttribute(_pack.get(), HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS,
                                       HIPDNN_TYPE_VOID_PTR, static_cast<int64_t>(data.size()), data.data()),
             "set VARIANT_PACK_DATA_POINTERS");
-        checkBackend(hipdnnBackendSetAttribute(pack.handle, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE,
-                                               HIPDNN_TYPE_VOID_PTR, 1, &workspacePointer),
-                     "set VARIANT_PACK_WORKSPACE");
-        checkBackend(hipdnnBackendFinalize(pack.handle), "finalize VARIANT_PACK");
-        checkBackend(hipdnnBackendExecute(handle, plan.handle, pack.handle), "hipdnnBackendExecute");
+        _pack.set(HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, workspace,
+                  "set VARIANT_PACK_WORKSPACE");
+        _pack.finalize("finalize VARIANT_PACK");
     }
 
+    hipdnnBackendDescriptor_t descriptor() const noexcept { return _pack.get(); }
+
 private:
-    backend_run_detail::Descriptor _operationGraph;
-    backend_run_detail::Descriptor _heuristics{HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR};
-    int64_t _resultCount = 0;
+    backend_run_detail::Descriptor _pack;
 };
 
-/// BackendHeuristics(handle, graph).execute(...) with every failure as the returned message
-/// ("" on success).
+/// A finalized EXECUTION_PLAN, built once and executed as often as wanted.
+class BackendPlan {
+public:
+    /// The heuristics' first configuration: create an ENGINECFG, get ENGINEHEUR_RESULTS into it,
+    /// finalize it, then plan it. Throws BackendError("no engine accepted the graph; declined:\n
+    /// <declined()>") when the heuristics returned nothing.
+    explicit BackendPlan(const BackendHeuristics& heuristics) : _handle(heuristics.handle()) {
+        backend_run_detail::Descriptor config(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, "create ENGINECFG");
+        hipdnnBackendDescriptor_t target = config.get();
+        int64_t filled = 0;
+        checkBackend(hipdnnBackendGetAttribute(heuristics.descriptor(), HIPDNN_ATTR_ENGINEHEUR_RESULTS,
+                                               HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &filled, &target),
+                     "get ENGINEHEUR_RESULTS");
+        if (filled == 0) {
+            throw BackendError("no engine accepted the graph; declined:\n" + heuristics.declined());
+        }
+        config.finalize("finalize ENGINECFG");
+        plan(config);
+    }
+
+    /// Engine `engineId` on `graph`, heuristics bypassed: an ENGINE (graph, global index), an
+    /// ENGINECFG with default knobs, then the plan.
+    BackendPlan(const BackendGraph& graph, int64_t engineId) : _handle(graph.handle()) {
+        backend_run_detail::Descriptor engine(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, "create ENGINE");
+        engine.set(HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, graph.descriptor(),
+                   "set ENGINE_OPERATION_GRAPH");
+        engine.set(HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, engineId, "set ENGINE_GLOBAL_INDEX");
+        engine.finalize("finalize ENGINE");
+        backend_run_detail::Descriptor config(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, "create ENGINECFG");
+        config.set(HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, engine.get(),
+                   "set ENGINECFG_ENGINE");
+        config.finalize("finalize ENGINECFG");
+        plan(config);
+    }
+
+    /// The workspace the plan needs, in bytes (one query per call).
+    int64_t workspaceSize() const {
+        int64_t bytes = 0;
+        int64_t count = 0;
+        checkBackend(hipdnnBackendGetAttribute(_plan.get(), HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE,
+                                               HIPDNN_TYPE_INT64, 1, &count, &bytes),
+                     "get EXECUTION_PLAN_WORKSPACE_SIZE");
+        return bytes;
+    }
+
+    /// One hipdnnBackendExecute on a pack built once: what a timing loop repeats.
+    void execute(const BackendVariantPack& pack) const {
+        checkBackend(hipdnnBackendExecute(_handle, _plan.get(), pack.descriptor()), "hipdnnBackendExecute");
+    }
+
+    /// Executes once on `pointers` (uid -> buffer on the handle's device); `workspace` returns a
+    /// buffer of the requested bytes and is called only when the plan needs one.
+    void execute(const std::map<int64_t, void*>& pointers,
+                 const std::function<void*(size_t)>& workspace) const {
+        const int64_t bytes = workspaceSize();
+        execute(BackendVariantPack(pointers, bytes > 0 ? workspace(static_cast<size_t>(bytes)) : nullptr));
+    }
+
+    hipdnnHandle_t handle() const noexcept { return _handle; }
+    hipdnnBackendDescriptor_t descriptor() const noexcept { return _plan.get(); }
+
+private:
+    void plan(const backend_run_detail::Descriptor& config) {
+        _plan =
+            backend_run_detail::Descriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, "create EXECUTION_PLAN");
+        _plan.set(HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, config.get(),
+                  "set EXECUTION_PLAN_ENGINE_CONFIG");
+        _plan.finalize("finalize EXECUTION_PLAN");
+    }
+
+    hipdnnHandle_t _handle;
+    backend_run_detail::Descriptor _plan;
+};
+
+/// The heuristics' first configuration (mode FALLBACK) planned and executed once, every failure
+/// as the returned message ("" on success): BackendPlan{BackendHeuristics{handle, graph}}
+/// .execute(pointers, workspace).
 inline std::string runThroughBackend(hipdnnHandle_t handle, const std::vector<uint8_t>& graph,
                                      const std::map<int64_t, void*>& pointers,
                                      const std::function<void*(size_t)>& workspace) {
     try {
-        BackendHeuristics(handle, graph).execute(handle, pointers, workspace);
+        BackendPlan{BackendHeuristics{handle, graph}}.execute(pointers, workspace);
     } catch (const std::exception& error) {
         return error.what();
     }

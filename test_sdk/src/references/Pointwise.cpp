@@ -70,6 +70,8 @@ Arity arityOf(PointwiseMode mode) {
             return Arity::Binary;
         case PointwiseMode::BINARY_SELECT:
             return Arity::Ternary;
+        case PointwiseMode::UNSET:
+            break;
     }
     detail::fail("pointwise: unknown mode " + std::to_string(static_cast<int>(mode)));
 }
@@ -234,6 +236,8 @@ struct PointwiseFunction {
             }
             case PointwiseMode::GEN_INDEX:
                 break;  // handled by the caller
+            case PointwiseMode::UNSET:
+                break;  // rejected by arityOf
         }
         detail::fail("pointwise: unknown mode " + std::to_string(static_cast<int>(mode)));
     }

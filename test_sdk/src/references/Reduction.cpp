@@ -84,6 +84,8 @@ void reduction(ReductionMode mode, const TensorView<const In>& in, const TensorV
                                                  case ReductionMode::NORM2:
                                                      result += value * value;
                                                      break;
+                                                 case ReductionMode::NOT_SET:
+                                                     break;  // rejected above
                                              }
                                          });
                                      if (mode == ReductionMode::AVG) {

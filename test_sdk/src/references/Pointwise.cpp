@@ -2,6 +2,8 @@
 
 #include "Common.hpp"
 
+#include <hipdnn_flatbuffers_sdk/operations/Pointwise.hpp>
+
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -11,70 +13,6 @@ namespace {
 
 using detail::require;
 using detail::toString;
-
-enum class Arity { Nullary, Unary, Binary, Ternary };
-
-Arity arityOf(PointwiseMode mode) {
-    switch (mode) {
-        case PointwiseMode::GEN_INDEX:
-            return Arity::Nullary;
-        case PointwiseMode::ABS:
-        case PointwiseMode::CEIL:
-        case PointwiseMode::COS:
-        case PointwiseMode::ELU_FWD:
-        case PointwiseMode::ERF:
-        case PointwiseMode::EXP:
-        case PointwiseMode::FLOOR:
-        case PointwiseMode::GELU_APPROX_TANH_FWD:
-        case PointwiseMode::GELU_FWD:
-        case PointwiseMode::IDENTITY:
-        case PointwiseMode::LOG:
-        case PointwiseMode::LOGICAL_NOT:
-        case PointwiseMode::NEG:
-        case PointwiseMode::RECIPROCAL:
-        case PointwiseMode::RELU_FWD:
-        case PointwiseMode::RSQRT:
-        case PointwiseMode::SIGMOID_FWD:
-        case PointwiseMode::SIN:
-        case PointwiseMode::SOFTPLUS_FWD:
-        case PointwiseMode::SQRT:
-        case PointwiseMode::SWISH_FWD:
-        case PointwiseMode::TAN:
-        case PointwiseMode::TANH_FWD:
-            return Arity::Unary;
-        case PointwiseMode::ADD:
-        case PointwiseMode::ADD_SQUARE:
-        case PointwiseMode::CMP_EQ:
-        case PointwiseMode::CMP_GE:
-        case PointwiseMode::CMP_GT:
-        case PointwiseMode::CMP_LE:
-        case PointwiseMode::CMP_LT:
-        case PointwiseMode::CMP_NEQ:
-        case PointwiseMode::DIV:
-        case PointwiseMode::ELU_BWD:
-        case PointwiseMode::GELU_APPROX_TANH_BWD:
-        case PointwiseMode::GELU_BWD:
-        case PointwiseMode::LOGICAL_AND:
-        case PointwiseMode::LOGICAL_OR:
-        case PointwiseMode::MAX_OP:
-        case PointwiseMode::MIN_OP:
-        case PointwiseMode::MOD:
-        case PointwiseMode::MUL:
-        case PointwiseMode::POW:
-        case PointwiseMode::RELU_BWD:
-        case PointwiseMode::SIGMOID_BWD:
-        case PointwiseMode::SOFTPLUS_BWD:
-        case PointwiseMode::SUB:
-        case PointwiseMode::SWISH_BWD:
-        case PointwiseMode::TANH_BWD:
-            return Arity::Binary;
-        case PointwiseMode::BINARY_SELECT:
-            return Arity::Ternary;
-        case PointwiseMode::UNSET:
-            break;
-    }
-    detail::fail("pointwise: unknown mode " + std::to_string(static_cast<int>(mode)));
-}
 
 // Strides that read `input` at every index of `outDims`: dims aligned from the right, a dim of
 // 1 (or a missing leading dim) repeats with stride 0.
@@ -237,7 +175,7 @@ struct PointwiseFunction {
             case PointwiseMode::GEN_INDEX:
                 break;  // handled by the caller
             case PointwiseMode::UNSET:
-                break;  // rejected by arityOf
+                break;  // rejected by the input count
         }
         detail::fail("pointwise: unknown mode " + std::to_string(static_cast<int>(mode)));
     }
@@ -251,9 +189,10 @@ void pointwise(const PointwiseParams& params, const TensorView<const In>& in0,
                const TensorView<Out>& out) {
     detail::checkView(in0, "pointwise in_0");
     detail::checkView(out, "pointwise out_0");
-    const Arity arity = arityOf(params.mode);
-    const bool needsIn1 = arity == Arity::Binary || arity == Arity::Ternary;
-    const bool needsIn2 = arity == Arity::Ternary;
+    const int inputCount = hipdnn_flatbuffers_sdk::pointwiseInputCount(params.mode);
+    require(inputCount > 0, "pointwise: unknown mode " + std::to_string(static_cast<int>(params.mode)));
+    const bool needsIn1 = inputCount >= 2;
+    const bool needsIn2 = inputCount == 3;
     require(in1.has_value() == needsIn1, std::string("pointwise: mode ") +
                                              std::to_string(static_cast<int>(params.mode)) +
                                              (needsIn1 ? " needs in_1" : " takes no in_1"));

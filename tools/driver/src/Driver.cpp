@@ -8,11 +8,11 @@
 #include <hipdnn_test_sdk/Seed.hpp>
 
 #include "BatchFile.hpp"
-#include "Demo.hpp"
 #include "List.hpp"
 #include "Options.hpp"
 #include "Runner.hpp"
 #include "SupportTable.hpp"
+#include "demo/Demo.hpp"
 
 namespace hipdnn_driver {
 

@@ -55,12 +55,4 @@ fe::graph::TensorPtr appendEpilogue(fe::graph::Graph& graph, fe::graph::TensorPt
     return output;
 }
 
-std::string epilogueList(const std::vector<EpilogueOp>& epilogue) {
-    std::string text;
-    for (size_t i = 0; i < epilogue.size(); ++i) {
-        text += (i == 0 ? "" : ",") + std::string(epilogueFlag(epilogue[i]));
-    }
-    return text;
-}
-
 }  // namespace hipdnn_driver

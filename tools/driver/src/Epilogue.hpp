@@ -7,7 +7,7 @@
 
 #include <hipdnn_frontend.hpp>
 
-#include "ProblemSpecs.hpp"
+#include "SpecTypes.hpp"
 
 namespace hipdnn_driver {
 
@@ -18,8 +18,5 @@ hipdnn_frontend::graph::TensorPtr appendEpilogue(hipdnn_frontend::graph::Graph& 
                                                  hipdnn_frontend::graph::TensorPtr output,
                                                  const std::vector<int64_t>& outputDims, size_t channelDim,
                                                  Layout layout, const std::vector<EpilogueOp>& epilogue);
-
-// "bias,relu,add"; empty for no epilogue.
-std::string epilogueList(const std::vector<EpilogueOp>& epilogue);
 
 }  // namespace hipdnn_driver

@@ -1,14 +1,15 @@
-// The command line: subcommands, their flags and the options every run shares. CLI11 is used
-// only in Options.cpp; everything else sees these plain values.
+// The command line: the options every run shares and the wiring of the subcommands, whose own
+// flags are in their folders' flag tables (conv/ConvFlags.cpp, ...; see FlagTable.hpp). CLI11 is
+// used only in Options.cpp and FlagTable.cpp; everything else sees these plain values.
 #pragma once
 
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "FlagTable.hpp"
 #include "ProblemSpecs.hpp"
 
 namespace hipdnn_driver {
@@ -37,13 +38,6 @@ struct Invocation {
     CommonOptions common;
     ProblemSpec problem;
     std::string batchFile;
-};
-
-// A command line the driver cannot run; the message names the flag (and, from batch files, the
-// line).
-class UsageError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
 };
 
 // Parses argv without the program name. Returns the invocation, or nothing when the command

@@ -7,37 +7,6 @@ namespace hipdnn_driver {
 namespace fe = hipdnn_frontend;
 using hipdnn_data_sdk::utilities::TensorLayout;
 
-const char* dataTypeFlag(DataType type) {
-    switch (type) {
-        case DataType::HALF:
-            return "fp16";
-        case DataType::BFLOAT16:
-            return "bf16";
-        default:
-            return "fp32";
-    }
-}
-
-const char* epilogueFlag(EpilogueOp op) {
-    switch (op) {
-        case EpilogueOp::Bias:
-            return "bias";
-        case EpilogueOp::Add:
-            return "add";
-        case EpilogueOp::Relu:
-            return "relu";
-        case EpilogueOp::Gelu:
-            return "gelu";
-        case EpilogueOp::Sigmoid:
-            return "sigmoid";
-        case EpilogueOp::Tanh:
-            return "tanh";
-        case EpilogueOp::Swish:
-            return "swish";
-    }
-    return "?";
-}
-
 Problem makeProblem(const ProblemSpec& spec) {
     struct Builder {
         Problem operator()(const ConvSpec& s) const { return makeConvProblem(s); }
@@ -53,36 +22,7 @@ Problem makeProblem(const ProblemSpec& spec) {
 }
 
 std::vector<std::string> commandWordsFor(const ProblemSpec& spec) {
-    struct Words {
-        std::vector<std::string> operator()(const ConvSpec& s) const { return convWords(s); }
-        std::vector<std::string> operator()(const BnSpec& s) const { return bnWords(s); }
-        std::vector<std::string> operator()(const PointwiseSpec& s) const { return pointwiseWords(s); }
-        std::vector<std::string> operator()(const MatmulSpec& s) const { return matmulWords(s); }
-        std::vector<std::string> operator()(const NormSpec& s) const { return normWords(s); }
-        std::vector<std::string> operator()(const PoolSpec& s) const { return poolWords(s); }
-        std::vector<std::string> operator()(const GraphSpec& s) const {
-            std::vector<std::string> words{"graph", s.file.string()};
-            if (s.inputsDir) {
-                words.push_back("--inputs");
-                words.push_back(s.inputsDir->string());
-            }
-            return words;
-        }
-        std::vector<std::string> operator()(const DemoCaseSpec& s) const {
-            std::vector<std::string> words{"demo"};
-            if (!s.name.empty()) {
-                words.insert(words.end(), {"--case", s.name});
-            }
-            if (s.dataType) {
-                words.insert(words.end(), {"--dtype", dataTypeFlag(*s.dataType)});
-            }
-            if (s.layout) {
-                words.insert(words.end(), {"--layout", detail::layoutName(*s.layout, 4)});
-            }
-            return words;
-        }
-    };
-    return std::visit(Words{}, spec);
+    return std::visit([](const auto& s) { return subcommandOf<std::decay_t<decltype(s)>>().words(s); }, spec);
 }
 
 std::vector<uint8_t> serializeGraph(fe::graph::Graph& graph) {
@@ -132,35 +72,17 @@ std::string layoutName(Layout layout, size_t rank) {
     return layout == Layout::ChannelsLast ? "NHWC" : "NCHW";
 }
 
-int64_t outputLength(int64_t input, int64_t filter, int64_t padding, int64_t stride, int64_t dilation) {
-    const int64_t span = dilation * (filter - 1) + 1;
-    const int64_t padded = input + 2 * padding;
-    if (padded < span) {
-        throw ProblemError("the window (" + std::to_string(span) +
-                           " with dilation) is larger than the padded input (" + std::to_string(padded) +
-                           ")");
+int64_t checkedOutputLength(const hipdnn_data_sdk::utilities::SlidingWindow& window) {
+    const auto length = window.outputLength();
+    if (!length) {
+        if (window.stride < 1) {
+            throw ProblemError("the stride (" + std::to_string(window.stride) + ") is not positive");
+        }
+        throw ProblemError("the window (" + std::to_string(window.extent()) +
+                           " with dilation) is larger than the padded input (" +
+                           std::to_string(window.paddedInput()) + ")");
     }
-    return (padded - span) / stride + 1;
-}
-
-void addAlways(std::vector<std::string>& words, const std::string& flag, const std::string& value) {
-    words.push_back(flag);
-    words.push_back(value);
-}
-
-void addFlag(std::vector<std::string>& words, const std::string& flag, int64_t value, int64_t defaultValue) {
-    if (value != defaultValue) {
-        words.push_back(flag);
-        words.push_back(std::to_string(value));
-    }
-}
-
-void addFlag(std::vector<std::string>& words, const std::string& flag, const std::string& value,
-             const std::string& defaultValue) {
-    if (value != defaultValue) {
-        words.push_back(flag);
-        words.push_back(value);
-    }
+    return *length;
 }
 
 std::string joinDims(const std::vector<int64_t>& dims, char separator) {

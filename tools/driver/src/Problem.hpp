@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <hipdnn_data_sdk/utilities/ShapeUtilities.hpp>
 #include <hipdnn_frontend.hpp>
 
 #include "ProblemSpecs.hpp"
@@ -31,8 +32,8 @@ public:
 // Builds the problem; throws ProblemError.
 Problem makeProblem(const ProblemSpec& spec);
 
-// The spec's driver words ({"conv", "-n", "4", ...}) without building it; flags equal to
-// their defaults are left out.
+// The spec's driver words ({"conv", "-n", "4", ...}) without building it, from its subcommand's
+// flag table; flags equal to their defaults are left out.
 std::vector<std::string> commandWordsFor(const ProblemSpec& spec);
 
 // Reads a graph file (JSON or binary) and verifies it; throws ProblemError naming the file and
@@ -42,7 +43,7 @@ std::vector<uint8_t> readGraphFile(const std::filesystem::path& file);
 // Serializes a frontend graph; throws ProblemError with the frontend's message.
 std::vector<uint8_t> serializeGraph(hipdnn_frontend::graph::Graph& graph);
 
-// Helpers the *Problem.cpp files share.
+// Helpers the <problem>/*Problem.cpp files share.
 namespace detail {
 using TensorPtr = hipdnn_frontend::graph::TensorPtr;
 
@@ -53,18 +54,13 @@ TensorPtr makeTensor(hipdnn_frontend::graph::Graph& graph, const std::string& na
                      Layout layout, DataType dataType = DataType::NOT_SET);
 TensorPtr makeScalar(hipdnn_frontend::graph::Graph& graph, const std::string& name, float value);
 std::string layoutName(Layout layout, size_t rank);
-// Output length of a convolution / pooling window along one dim.
-int64_t outputLength(int64_t input, int64_t filter, int64_t padding, int64_t stride, int64_t dilation);
-// "-n 4" style words: always (shapes, so that a reproducer does not depend on today's
-// defaults), or only for a value that differs from its default.
-void addAlways(std::vector<std::string>& words, const std::string& flag, const std::string& value);
-void addFlag(std::vector<std::string>& words, const std::string& flag, int64_t value, int64_t defaultValue);
-void addFlag(std::vector<std::string>& words, const std::string& flag, const std::string& value,
-             const std::string& defaultValue);
+// The output length of a convolution / pooling window along one dim; throws ProblemError when
+// the window does not fit in the padded input.
+int64_t checkedOutputLength(const hipdnn_data_sdk::utilities::SlidingWindow& window);
 std::string joinDims(const std::vector<int64_t>& dims, char separator);
 }  // namespace detail
 
-// The per-kind builders, in their own files.
+// The per-kind builders, in their folders (conv/ConvProblem.cpp, ...).
 Problem makeConvProblem(const ConvSpec& spec);
 Problem makeBnProblem(const BnSpec& spec);
 Problem makePointwiseProblem(const PointwiseSpec& spec);
@@ -73,12 +69,5 @@ Problem makeNormProblem(const NormSpec& spec);
 Problem makePoolProblem(const PoolSpec& spec);
 Problem makeGraphProblem(const GraphSpec& spec);
 Problem makeDemoCaseProblem(const DemoCaseSpec& spec);
-
-std::vector<std::string> convWords(const ConvSpec& spec);
-std::vector<std::string> bnWords(const BnSpec& spec);
-std::vector<std::string> pointwiseWords(const PointwiseSpec& spec);
-std::vector<std::string> matmulWords(const MatmulSpec& spec);
-std::vector<std::string> normWords(const NormSpec& spec);
-std::vector<std::string> poolWords(const PoolSpec& spec);
 
 }  // namespace hipdnn_driver

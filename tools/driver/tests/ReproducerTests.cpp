@@ -2,9 +2,9 @@
 // any other graph into `hipdnn-driver graph FILE`.
 #include <gtest/gtest.h>
 
-#include "Demo.hpp"
 #include "Problem.hpp"
 #include "Reproducer.hpp"
+#include "demo/Demo.hpp"
 
 namespace hipdnn_driver {
 namespace {

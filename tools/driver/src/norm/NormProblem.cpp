@@ -1,40 +1,16 @@
-// norm: layer normalization or RMS normalization over every dim but the first.
+// norm: a NormSpec to its graph, layer normalization or RMS normalization over every dim but the
+// first.
 #include "Problem.hpp"
-
-#include <sstream>
+#include "norm/NormSpec.hpp"
 
 namespace hipdnn_driver {
 
 namespace fe = hipdnn_frontend;
 
-namespace {
-
-std::string number(double value) {
-    std::ostringstream text;
-    text << value;
-    return text.str();
-}
-
-}  // namespace
-
-std::vector<std::string> normWords(const NormSpec& s) {
-    const NormSpec d;
-    std::vector<std::string> words{"norm"};
-    detail::addFlag(words, "--type", s.kind == NormSpec::Kind::Rmsnorm ? "rmsnorm" : "layernorm",
-                    "layernorm");
-    detail::addFlag(words, "--phase", s.phase == fe::NormFwdPhase::TRAINING ? "training" : "inference",
-                    "inference");
-    detail::addAlways(words, "--dims", detail::joinDims(s.dims, ','));
-    detail::addFlag(words, "--epsilon", number(s.epsilon), number(d.epsilon));
-    detail::addFlag(words, "--dtype", dataTypeFlag(s.dataType), "fp32");
-    return words;
-}
-
 Problem makeNormProblem(const NormSpec& s) {
     const bool training = s.phase == fe::NormFwdPhase::TRAINING;
-    const std::string label = std::string(s.kind == NormSpec::Kind::Rmsnorm ? "rmsnorm " : "layernorm ") +
-                              (training ? "training " : "inference ") + dataTypeFlag(s.dataType) + " " +
-                              detail::joinDims(s.dims, 'x');
+    const std::string label = normKindName(s.kind) + " " + normPhaseName(s.phase) + " " +
+                              dataTypeFlag(s.dataType) + " " + detail::joinDims(s.dims, 'x');
     fe::graph::Graph graph;
     graph.set_name(label)
         .set_io_data_type(s.dataType)
@@ -67,7 +43,7 @@ Problem makeNormProblem(const NormSpec& s) {
             outputs[1]->set_output(true).set_data_type(DataType::FLOAT);
         }
     }
-    return Problem{label, normWords(s), serializeGraph(graph), std::nullopt};
+    return Problem{label, commandWordsFor(s), serializeGraph(graph), std::nullopt};
 }
 
 }  // namespace hipdnn_driver

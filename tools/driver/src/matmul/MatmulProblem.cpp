@@ -1,22 +1,12 @@
-// matmul: C[b, m, n] = A[b, m, k] x B[b, k, n] with an optional epilogue (bias over n).
+// matmul: a MatmulSpec to its graph, C[b, m, n] = A[b, m, k] x B[b, k, n] with an optional
+// epilogue (bias over n).
 #include "Epilogue.hpp"
 #include "Problem.hpp"
+#include "matmul/MatmulSpec.hpp"
 
 namespace hipdnn_driver {
 
 namespace fe = hipdnn_frontend;
-
-std::vector<std::string> matmulWords(const MatmulSpec& s) {
-    const MatmulSpec d;
-    std::vector<std::string> words{"matmul"};
-    detail::addFlag(words, "-b", s.batch, d.batch);
-    detail::addAlways(words, "-m", std::to_string(s.m));
-    detail::addAlways(words, "-n", std::to_string(s.n));
-    detail::addAlways(words, "-k", std::to_string(s.k));
-    detail::addFlag(words, "--dtype", dataTypeFlag(s.dataType), "fp32");
-    detail::addFlag(words, "--fuse", epilogueList(s.epilogue), "");
-    return words;
-}
 
 Problem makeMatmulProblem(const MatmulSpec& s) {
     std::string label = std::string("matmul ") + dataTypeFlag(s.dataType) + " b" + std::to_string(s.batch) +
@@ -34,7 +24,7 @@ Problem makeMatmulProblem(const MatmulSpec& s) {
     auto c = graph.matmul(a, b, fe::graph::MatmulAttributes().set_name("matmul"));
     // The bias runs along the last dim (n), so the epilogue's "channel" dim is 2.
     appendEpilogue(graph, c, {s.batch, s.m, s.n}, 2, Layout::ChannelsFirst, s.epilogue)->set_output(true);
-    return Problem{label, matmulWords(s), serializeGraph(graph), std::nullopt};
+    return Problem{label, commandWordsFor(s), serializeGraph(graph), std::nullopt};
 }
 
 }  // namespace hipdnn_driver

@@ -1,50 +1,16 @@
-// pool: 2-D max or average pooling through the resample operation.
+// pool: a PoolSpec to its graph, 2-D max or average pooling through the resample operation.
 #include "Problem.hpp"
+#include "pool/PoolSpec.hpp"
 
 namespace hipdnn_driver {
 
 namespace fe = hipdnn_frontend;
 
-namespace {
-
-const char* kindName(PoolSpec::Kind kind) {
-    switch (kind) {
-        case PoolSpec::Kind::Avg:
-            return "avg";
-        case PoolSpec::Kind::AvgIncludePadding:
-            return "avg-include-pad";
-        case PoolSpec::Kind::Max:
-            break;
-    }
-    return "max";
-}
-
-}  // namespace
-
-std::vector<std::string> poolWords(const PoolSpec& s) {
-    const PoolSpec d;
-    std::vector<std::string> words{"pool"};
-    detail::addFlag(words, "--type", kindName(s.kind), kindName(d.kind));
-    detail::addAlways(words, "-n", std::to_string(s.n));
-    detail::addAlways(words, "-c", std::to_string(s.c));
-    detail::addAlways(words, "-H", std::to_string(s.h));
-    detail::addAlways(words, "-W", std::to_string(s.w));
-    detail::addFlag(words, "-y", s.windowH, d.windowH);
-    detail::addFlag(words, "-x", s.windowW, d.windowW);
-    detail::addFlag(words, "-p", s.padH, d.padH);
-    detail::addFlag(words, "-q", s.padW, d.padW);
-    detail::addFlag(words, "-u", s.strideH, d.strideH);
-    detail::addFlag(words, "-v", s.strideW, d.strideW);
-    detail::addFlag(words, "--dtype", dataTypeFlag(s.dataType), "fp32");
-    detail::addFlag(words, "--layout", s.layout == Layout::ChannelsLast ? "NHWC" : "NCHW", "NCHW");
-    return words;
-}
-
 Problem makePoolProblem(const PoolSpec& s) {
     // Validates the window against the padded input (throws ProblemError).
-    detail::outputLength(s.h, s.windowH, s.padH, s.strideH, 1);
-    detail::outputLength(s.w, s.windowW, s.padW, s.strideW, 1);
-    const std::string label = std::string("pool ") + kindName(s.kind) + " " + dataTypeFlag(s.dataType) + " " +
+    detail::checkedOutputLength({s.h, s.windowH, s.padH, s.padH, s.strideH, 1});
+    detail::checkedOutputLength({s.w, s.windowW, s.padW, s.padW, s.strideW, 1});
+    const std::string label = "pool " + poolKindName(s.kind) + " " + dataTypeFlag(s.dataType) + " " +
                               detail::layoutName(s.layout, 4) + " n" + std::to_string(s.n) + " c" +
                               std::to_string(s.c) + " " + std::to_string(s.h) + "x" + std::to_string(s.w) +
                               " win" + std::to_string(s.windowH) + "x" + std::to_string(s.windowW) + " p" +
@@ -69,7 +35,7 @@ Problem makePoolProblem(const PoolSpec& s) {
                               .set_stride({s.strideH, s.strideW})
                               .set_padding({s.padH, s.padW}));
     outputs[0]->set_output(true);
-    return Problem{label, poolWords(s), serializeGraph(graph), std::nullopt};
+    return Problem{label, commandWordsFor(s), serializeGraph(graph), std::nullopt};
 }
 
 }  // namespace hipdnn_driver

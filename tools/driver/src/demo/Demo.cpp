@@ -1,4 +1,4 @@
-#include "Demo.hpp"
+#include "demo/Demo.hpp"
 
 namespace hipdnn_driver {
 
@@ -92,11 +92,8 @@ Problem bottleneckProblem(const std::string& caseName, const DemoVariant& varian
                  std::to_string(stage.inputChannels) + "->" + std::to_string(stage.outputChannels) + ", bn" +
                  (first == 2 ? ", residual add, relu)" : "+relu)");
     }
-    return Problem{label,
-                   {"demo", "--case", caseName, "--dtype", dataTypeFlag(variant.dataType), "--layout",
-                    detail::layoutName(layout, 4)},
-                   serializeGraph(graph),
-                   std::nullopt};
+    return Problem{label, commandWordsFor(DemoCaseSpec{caseName, variant.dataType, layout}),
+                   serializeGraph(graph), std::nullopt};
 }
 
 Problem convBiasReluAddProblem(const DemoVariant& variant) {

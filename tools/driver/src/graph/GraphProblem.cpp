@@ -2,6 +2,7 @@
 // FlatBuffers SDK's verifier and graph contract before anything runs it.
 #include "Problem.hpp"
 #include "Reproducer.hpp"
+#include "graph/GraphSpec.hpp"
 
 #include <regex>
 #include <stdexcept>

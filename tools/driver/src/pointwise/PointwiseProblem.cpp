@@ -1,8 +1,7 @@
-// pointwise: one elementwise operation with 1 to 3 inputs; the others broadcast (--b-dims).
+// pointwise: a PointwiseSpec to its graph, one elementwise operation with 1 to 3 inputs; the
+// others broadcast (--b-dims).
 #include "Problem.hpp"
-
-#include <algorithm>
-#include <cctype>
+#include "pointwise/PointwiseSpec.hpp"
 
 #include <hipdnn_flatbuffers_sdk/NodeWrapper.hpp>
 
@@ -10,36 +9,15 @@ namespace hipdnn_driver {
 
 namespace fe = hipdnn_frontend;
 
-namespace {
-
-std::string modeFlag(fe::PointwiseMode mode) {
-    std::string name = fe::to_string(mode);
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return std::tolower(ch); });
-    return name;
-}
-
-}  // namespace
-
-std::vector<std::string> pointwiseWords(const PointwiseSpec& s) {
-    const PointwiseSpec d;
-    std::vector<std::string> words{"pointwise"};
-    detail::addFlag(words, "--op", modeFlag(s.mode), modeFlag(d.mode));
-    detail::addAlways(words, "--dims", detail::joinDims(s.dims, ','));
-    detail::addFlag(words, "--b-dims", detail::joinDims(s.secondDims, ','), "");
-    detail::addFlag(words, "--dtype", dataTypeFlag(s.dataType), "fp32");
-    detail::addFlag(words, "--layout", s.layout == Layout::ChannelsLast ? "NHWC" : "NCHW", "NCHW");
-    return words;
-}
-
 Problem makePointwiseProblem(const PointwiseSpec& s) {
     const int inputCount = hipdnn_flatbuffers_sdk::pointwiseInputCount(fe::detail::toFbs(s.mode));
     if (inputCount == 0) {
-        throw ProblemError("pointwise mode " + modeFlag(s.mode) +
+        throw ProblemError("pointwise mode " + pointwiseModeName(s.mode) +
                            " takes no tensor inputs the driver can give");
     }
     const auto& otherDims = s.secondDims.empty() ? s.dims : s.secondDims;
     std::string label =
-        "pointwise " + modeFlag(s.mode) + " " + dataTypeFlag(s.dataType) + " " +
+        "pointwise " + pointwiseModeName(s.mode) + " " + dataTypeFlag(s.dataType) + " " +
         (s.dims.size() >= 4 ? detail::layoutName(s.layout, s.dims.size()) + " " : std::string()) +
         detail::joinDims(s.dims, 'x');
     if (inputCount > 1 && otherDims != s.dims) {
@@ -62,7 +40,7 @@ Problem makePointwiseProblem(const PointwiseSpec& s) {
                               detail::makeTensor(graph, "c", otherDims, s.layout), attributes);
     }
     out->set_output(true);
-    return Problem{label, pointwiseWords(s), serializeGraph(graph), std::nullopt};
+    return Problem{label, commandWordsFor(s), serializeGraph(graph), std::nullopt};
 }
 
 }  // namespace hipdnn_driver

@@ -1,7 +1,8 @@
-// conv: MIOpenDriver-style flags to a frontend convolution graph (fprop with an optional
-// epilogue, dgrad, wgrad; 2-D or 3-D; groups, padding, stride, dilation).
+// conv: a ConvSpec to a frontend convolution graph (fprop with an optional epilogue, dgrad,
+// wgrad; 2-D or 3-D; groups, padding, stride, dilation).
 #include "Epilogue.hpp"
 #include "Problem.hpp"
+#include "conv/ConvSpec.hpp"
 
 namespace hipdnn_driver {
 
@@ -9,18 +10,6 @@ namespace fe = hipdnn_frontend;
 using detail::TensorPtr;
 
 namespace {
-
-const char* directionName(ConvSpec::Direction direction) {
-    switch (direction) {
-        case ConvSpec::Direction::Dgrad:
-            return "dgrad";
-        case ConvSpec::Direction::Wgrad:
-            return "wgrad";
-        case ConvSpec::Direction::Fprop:
-            break;
-    }
-    return "fprop";
-}
 
 struct ConvShapes {
     std::vector<int64_t> x, w, y, padding, stride, dilation;
@@ -41,8 +30,9 @@ ConvShapes shapesOf(const ConvSpec& s) {
                            : std::vector<int64_t>{s.dilationH, s.dilationW};
     shapes.y = {s.n, s.k};
     for (size_t i = 0; i < shapes.padding.size(); ++i) {
-        shapes.y.push_back(detail::outputLength(shapes.x[i + 2], shapes.w[i + 2], shapes.padding[i],
-                                                shapes.stride[i], shapes.dilation[i]));
+        shapes.y.push_back(
+            detail::checkedOutputLength({shapes.x[i + 2], shapes.w[i + 2], shapes.padding[i],
+                                         shapes.padding[i], shapes.stride[i], shapes.dilation[i]}));
     }
     return shapes;
 }
@@ -55,7 +45,7 @@ Attributes withGeometry(Attributes attributes, const ConvShapes& shapes) {
 
 std::string labelOf(const ConvSpec& s, const ConvShapes& shapes) {
     std::string label =
-        std::string("conv ") + directionName(s.direction) + " " + dataTypeFlag(s.dataType) + " " +
+        "conv " + convDirectionName(s.direction) + " " + dataTypeFlag(s.dataType) + " " +
         detail::layoutName(s.layout, shapes.x.size()) + " n" + std::to_string(s.n) + " c" +
         std::to_string(s.c) + " " + detail::joinDims({shapes.x.begin() + 2, shapes.x.end()}, 'x') + " k" +
         std::to_string(s.k) + " " + detail::joinDims({shapes.w.begin() + 2, shapes.w.end()}, 'x') + " p" +
@@ -73,41 +63,6 @@ std::string labelOf(const ConvSpec& s, const ConvShapes& shapes) {
 }
 
 }  // namespace
-
-std::vector<std::string> convWords(const ConvSpec& s) {
-    const ConvSpec d;
-    std::vector<std::string> words{"conv"};
-    detail::addFlag(words, "--mode", directionName(s.direction), directionName(d.direction));
-    detail::addAlways(words, "-n", std::to_string(s.n));
-    detail::addAlways(words, "-c", std::to_string(s.c));
-    if (s.depth > 0) {
-        detail::addAlways(words, "-D", std::to_string(s.depth));
-    }
-    detail::addAlways(words, "-H", std::to_string(s.h));
-    detail::addAlways(words, "-W", std::to_string(s.w));
-    detail::addAlways(words, "-k", std::to_string(s.k));
-    if (s.depth > 0) {
-        detail::addAlways(words, "-z", std::to_string(s.filterD));
-    }
-    detail::addAlways(words, "-y", std::to_string(s.filterH));
-    detail::addAlways(words, "-x", std::to_string(s.filterW));
-    detail::addFlag(words, "-p", s.padH, d.padH);
-    detail::addFlag(words, "-q", s.padW, d.padW);
-    detail::addFlag(words, "-u", s.strideH, d.strideH);
-    detail::addFlag(words, "-v", s.strideW, d.strideW);
-    detail::addFlag(words, "-l", s.dilationH, d.dilationH);
-    detail::addFlag(words, "-j", s.dilationW, d.dilationW);
-    detail::addFlag(words, "-g", s.groups, d.groups);
-    if (s.depth > 0) {
-        detail::addFlag(words, "--pad-d", s.padD, d.padD);
-        detail::addFlag(words, "--stride-d", s.strideD, d.strideD);
-        detail::addFlag(words, "--dilation-d", s.dilationD, d.dilationD);
-    }
-    detail::addFlag(words, "--dtype", dataTypeFlag(s.dataType), "fp32");
-    detail::addFlag(words, "--layout", s.layout == Layout::ChannelsLast ? "NHWC" : "NCHW", "NCHW");
-    detail::addFlag(words, "--fuse", epilogueList(s.epilogue), "");
-    return words;
-}
 
 Problem makeConvProblem(const ConvSpec& s) {
     const ConvShapes shapes = shapesOf(s);
@@ -145,7 +100,7 @@ Problem makeConvProblem(const ConvSpec& s) {
         }
     }
     result->set_output(true);
-    return Problem{label, convWords(s), serializeGraph(graph), std::nullopt};
+    return Problem{label, commandWordsFor(s), serializeGraph(graph), std::nullopt};
 }
 
 }  // namespace hipdnn_driver

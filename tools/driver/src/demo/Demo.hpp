@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "Problem.hpp"
+#include "demo/DemoSpec.hpp"
 
 namespace hipdnn_driver {
 

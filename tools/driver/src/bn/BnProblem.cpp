@@ -2,55 +2,11 @@
 // statistics, and backward with the saved statistics.
 #include "Epilogue.hpp"
 #include "Problem.hpp"
-
-#include <sstream>
+#include "bn/BnSpec.hpp"
 
 namespace hipdnn_driver {
 
 namespace fe = hipdnn_frontend;
-
-namespace {
-
-const char* modeName(BnSpec::Mode mode) {
-    switch (mode) {
-        case BnSpec::Mode::Training:
-            return "training";
-        case BnSpec::Mode::Backward:
-            return "backward";
-        case BnSpec::Mode::Inference:
-            break;
-    }
-    return "inference";
-}
-
-std::string number(double value) {
-    std::ostringstream text;
-    text << value;
-    return text.str();
-}
-
-}  // namespace
-
-std::vector<std::string> bnWords(const BnSpec& s) {
-    const BnSpec d;
-    std::vector<std::string> words{"bn"};
-    detail::addFlag(words, "--mode", modeName(s.mode), modeName(d.mode));
-    detail::addAlways(words, "-n", std::to_string(s.n));
-    detail::addAlways(words, "-c", std::to_string(s.c));
-    if (s.depth > 0) {
-        detail::addAlways(words, "-D", std::to_string(s.depth));
-    }
-    detail::addAlways(words, "-H", std::to_string(s.h));
-    detail::addAlways(words, "-W", std::to_string(s.w));
-    detail::addFlag(words, "--epsilon", number(s.epsilon), number(d.epsilon));
-    if (s.mode == BnSpec::Mode::Training) {
-        detail::addFlag(words, "--momentum", number(s.momentum), number(d.momentum));
-    }
-    detail::addFlag(words, "--dtype", dataTypeFlag(s.dataType), "fp32");
-    detail::addFlag(words, "--layout", s.layout == Layout::ChannelsLast ? "NHWC" : "NCHW", "NCHW");
-    detail::addFlag(words, "--fuse", epilogueList(s.epilogue), "");
-    return words;
-}
 
 Problem makeBnProblem(const BnSpec& s) {
     const std::vector<int64_t> dims = s.depth > 0 ? std::vector<int64_t>{s.n, s.c, s.depth, s.h, s.w}
@@ -58,7 +14,7 @@ Problem makeBnProblem(const BnSpec& s) {
     std::vector<int64_t> channelDims(dims.size(), 1);
     channelDims[1] = s.c;
 
-    std::string label = std::string("bn ") + modeName(s.mode) + " " + dataTypeFlag(s.dataType) + " " +
+    std::string label = "bn " + bnModeName(s.mode) + " " + dataTypeFlag(s.dataType) + " " +
                         detail::layoutName(s.layout, dims.size()) + " " + detail::joinDims(dims, 'x');
     if (!s.epilogue.empty()) {
         label += " +" + epilogueList(s.epilogue);
@@ -107,7 +63,7 @@ Problem makeBnProblem(const BnSpec& s) {
             break;
         }
     }
-    return Problem{label, bnWords(s), serializeGraph(graph), std::nullopt};
+    return Problem{label, commandWordsFor(s), serializeGraph(graph), std::nullopt};
 }
 
 }  // namespace hipdnn_driver

@@ -231,10 +231,10 @@ struct OperationTraits<fb::BatchnormBackwardAttributes> {
                    input("inv_variance", &A::inv_variance_tensor_uid, PortRole::Statistic),
                    input("scale", &A::scale_tensor_uid, PortRole::Parameter),
                    input("peer_stats", &A::peer_stats_tensor_uid, PortRole::Statistic),
-                   input("epsilon", &A::epsilon_tensor_uid, PortRole::Scalar),
                    output("dx", &A::dx_tensor_uid),
                    output("dscale", &A::dscale_tensor_uid, PortRole::Parameter),
-                   output("dbias", &A::dbias_tensor_uid, PortRole::Parameter)};
+                   output("dbias", &A::dbias_tensor_uid, PortRole::Parameter),
+                   input("epsilon", &A::epsilon_tensor_uid, PortRole::Scalar)};
 
     static void check(const Contract<A>& c) {
         const auto& a = c.attributes;
@@ -399,8 +399,8 @@ struct OperationTraits<fb::RMSNormAttributes> {
     static constexpr auto ports = std::tuple{input("x", &A::x_tensor_uid),
                                              input("scale", &A::scale_tensor_uid, PortRole::Parameter),
                                              input("epsilon", &A::epsilon_tensor_uid, PortRole::Scalar),
-                                             input("bias", &A::bias_tensor_uid, PortRole::Parameter),
                                              output("y", &A::y_tensor_uid),
+                                             input("bias", &A::bias_tensor_uid, PortRole::Parameter),
                                              output("inv_rms", &A::inv_rms_tensor_uid, PortRole::Statistic)};
 
     static void check(const Contract<A>& c) {

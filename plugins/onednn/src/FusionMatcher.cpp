@@ -4,6 +4,7 @@
 #include "EltwisePlan.hpp"
 #include "MemoryDesc.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <unordered_map>
 
@@ -220,6 +221,15 @@ bool tryFold(const GraphWrapper& graph, const Dataflow& flow, FusionScope scope,
         std::string why;
         const auto spec = eltwiseSpecFor(*pointwise, why);
         if (!spec) {
+            return false;
+        }
+        // oneDNN 2.6's JIT post-op injector gives every eltwise post-op of one algorithm the first
+        // one's alpha and beta (IDENTITY then NEG both scale by 1), so such a node ends the chain.
+        const bool clashes = std::any_of(stage.postOps.begin(), stage.postOps.end(), [&](const PostOp& op) {
+            return op.kind == PostOp::Kind::Eltwise && op.algorithm == spec->algorithm &&
+                   (op.alpha != spec->alpha || op.beta != spec->beta);
+        });
+        if (clashes) {
             return false;
         }
         stage.postOps.push_back({PostOp::Kind::Eltwise, spec->algorithm, spec->alpha, spec->beta, 0, next});

@@ -260,12 +260,12 @@ bool tryFold(const GraphWrapper& graph, const Dataflow& flow, FusionScope scope,
     if (!broadcastsTo(operandTensor, out)) {
         return false;
     }
-    // oneDNN 2.6's JIT binary kernel misreads a broadcast post-op operand when the output's
-    // spatial extent is 1 (N x C x 1 with a 1 x C x 1 operand); a plain binary stage reads it right.
+    // oneDNN 2.6's JIT kernels misread a broadcast binary post-op operand when the output's last
+    // dim is 1 (N x C x 1 times 1 x C x 1 reads the wrong channel; a convolution's NDHWC output
+    // with W = 1 reads wrong values or past the operand's end); a separate binary stage reads it
+    // right.
     const auto outDims = dimsOf(out);
-    const bool unitSpatial = outDims.size() > 2 && std::all_of(outDims.begin() + 2, outDims.end(),
-                                                               [](int64_t d) { return d == 1; });
-    if (stage.kind == StageKind::Binary && unitSpatial && dimsOf(operandTensor) != outDims &&
+    if (outDims.size() > 2 && outDims.back() == 1 && dimsOf(operandTensor) != outDims &&
         operandTensor.value_type() == fb::TensorValue::NONE) {
         return false;
     }

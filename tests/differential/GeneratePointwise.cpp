@@ -47,7 +47,7 @@ const std::vector<Unary>& domainUnaries() {
     return modes;
 }
 
-// An operand of `dims` with each dim kept or set to 1, in the given layout.
+// The dims of an operand that broadcasts into `dims`: each dim kept or set to 1.
 Dims broadcastDims(Random& random, const Dims& dims) {
     Dims result = dims;
     for (int64_t& dim : result) {

@@ -37,7 +37,6 @@ public:
     const T& pick(const std::vector<T>& choices) {
         return choices[static_cast<size_t>(between(0, static_cast<int64_t>(choices.size()) - 1))];
     }
-    std::mt19937_64& engine() { return _engine; }
 
 private:
     std::mt19937_64 _engine;

@@ -4,6 +4,7 @@
 #include "EltwisePlan.hpp"
 #include "MemoryDesc.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <unordered_map>
 
@@ -222,6 +223,15 @@ bool tryFold(const GraphWrapper& graph, const Dataflow& flow, FusionScope scope,
         if (!spec) {
             return false;
         }
+        // oneDNN 2.6's JIT post-op injector gives every eltwise post-op of one algorithm the first
+        // one's alpha and beta (IDENTITY then NEG both scale by 1), so such a node ends the chain.
+        const bool clashes = std::any_of(stage.postOps.begin(), stage.postOps.end(), [&](const PostOp& op) {
+            return op.kind == PostOp::Kind::Eltwise && op.algorithm == spec->algorithm &&
+                   (op.alpha != spec->alpha || op.beta != spec->beta);
+        });
+        if (clashes) {
+            return false;
+        }
         stage.postOps.push_back({PostOp::Kind::Eltwise, spec->algorithm, spec->alpha, spec->beta, 0, next});
         return true;
     }
@@ -248,6 +258,15 @@ bool tryFold(const GraphWrapper& graph, const Dataflow& flow, FusionScope scope,
     }
     const fb::TensorAttributes& operandTensor = graph.tensor(operand);
     if (!broadcastsTo(operandTensor, out)) {
+        return false;
+    }
+    // oneDNN 2.6's JIT kernels misread a broadcast binary post-op operand when the output's last
+    // dim is 1 (N x C x 1 times 1 x C x 1 reads the wrong channel; a convolution's NDHWC output
+    // with W = 1 reads wrong values or past the operand's end); a separate binary stage reads it
+    // right.
+    const auto outDims = dimsOf(out);
+    if (outDims.size() > 2 && outDims.back() == 1 && dimsOf(operandTensor) != outDims &&
+        operandTensor.value_type() == fb::TensorValue::NONE) {
         return false;
     }
     if (scope == FusionScope::BiasAndPostOps && !stage.biasUid && stage.postOps.empty() &&

@@ -110,6 +110,19 @@ TEST_P(PointwiseTest, SigmoidOfBroadcastSubNchw) {
     expectMatchesReference(sigmoidOfBroadcastSub(GetParam(), false), ToleranceOp::Pointwise, options);
 }
 
+// cuDNN computes rank-2 graphs wrong without reporting an error (a 7x11 log wrote only its first
+// row); the plugin lifts them to rank 3, so a matrix of any shape must match the reference.
+TEST_P(PointwiseTest, RankTwoTanhOfAMatrix) {
+    SKIP_IF_NO_DEVICE();
+    const fb::DataType type = GetParam();
+    const std::vector<int64_t> dims = {7, 11};
+    GraphBuilder builder("pointwise_rank2");
+    builder.addTensor(1, "x", type, dims)
+        .addTensor(2, "y", type, dims)
+        .addPointwise("tanh", fb::PointwiseMode::TANH_FWD, 1, 2);
+    expectMatchesReference(builder, ToleranceOp::Pointwise);
+}
+
 INSTANTIATE_TEST_SUITE_P(Smoke, PointwiseTest,
                          testing::Values(fb::DataType::FLOAT, fb::DataType::HALF, fb::DataType::BFLOAT16),
                          typeName);

@@ -10,30 +10,36 @@ std::vector<int64_t> toVector(const flatbuffers::Vector<int64_t>* values) {
     return values == nullptr ? std::vector<int64_t>{} : std::vector<int64_t>(values->begin(), values->end());
 }
 
+// Operations whose statistics run along the leading dims (N for layer and RMS norm, N and C for
+// batch norm): their tensors must keep those dims in front when they grow.
 bool isNormalization(fb::NodeAttributes type) {
     return type == fb::NodeAttributes::LayernormAttributes || type == fb::NodeAttributes::RMSNormAttributes ||
-           type == fb::NodeAttributes::RMSNormBackwardAttributes;
+           type == fb::NodeAttributes::RMSNormBackwardAttributes ||
+           type == fb::NodeAttributes::BatchnormInferenceAttributes ||
+           type == fb::NodeAttributes::BatchnormInferenceVarianceExtAttributes ||
+           type == fb::NodeAttributes::BatchnormAttributes ||
+           type == fb::NodeAttributes::BatchnormBackwardAttributes;
 }
 
 // How tensors of lower rank are brought to the rank cuDNN needs.
 struct RankPolicy {
     size_t rank = 0;
-    // Layer/RMS norms normalise over every dim but the first, so they grow at the end; everything
-    // else broadcasts numpy-style and grows at the front.
+    // Normalizations keep their leading dims, so they grow at the end; everything else
+    // broadcasts numpy-style and grows at the front.
     bool appendTrailing = false;
 };
 
+// cuDNN computes graphs of rank-2 tensors wrong without an error (a 7x11 pointwise log writes
+// only its first row), and normalizations of rank-3 tensors too: every graph is lifted to rank
+// 3 (which also makes matmuls batched, (B, M, K) x (B, K, N), as cuDNN's are), normalizations
+// to rank 4.
 RankPolicy rankPolicy(const hipdnn_flatbuffers_sdk::GraphWrapper& graph) {
-    RankPolicy policy;
+    RankPolicy policy{3, false};
     for (const auto* tensor : *graph.graph().tensors()) {
         policy.rank = std::max<size_t>(policy.rank, tensor->dims()->size());
     }
     for (size_t i = 0; i < graph.nodeCount(); ++i) {
         const fb::NodeAttributes type = graph.node(i).type();
-        if (type == fb::NodeAttributes::MatmulAttributes) {
-            // cuDNN matmuls are batched: (B, M, K) x (B, K, N).
-            policy.rank = std::max<size_t>(policy.rank, 3);
-        }
         if (isNormalization(type)) {
             policy.appendTrailing = true;
             policy.rank = std::max<size_t>(policy.rank, 4);

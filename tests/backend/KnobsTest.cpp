@@ -175,4 +175,24 @@ TEST_F(Knobs, KnobChoiceRulesAndReadBack) {
     hipdnnBackendDestroyDescriptor(textChoice);
 }
 
+// A size at or over the FlatBuffers limit aborted the process inside the verifier's constructor
+// (found by the backend fuzzer); it is refused before any verification.
+TEST_F(Knobs, SerializedSettingOverTheFlatbufferLimitIsBadParam) {
+    hipdnnBackendDescriptor_t descriptor = nullptr;
+    ASSERT_EQ(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, &descriptor),
+              HIPDNN_STATUS_SUCCESS);
+    std::vector<uint8_t> bytes(16, 0);
+    for (const size_t size : {size_t{FLATBUFFERS_MAX_BUFFER_SIZE}, size_t{1} << 40}) {
+        hipdnnFlatbufferData_ext_t setting{bytes.data(), size};
+        EXPECT_EQ(hipdnnBackendSetAttribute(descriptor, HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE,
+                                            HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, 1, &setting),
+                  HIPDNN_STATUS_BAD_PARAM);
+        EXPECT_NE(lastError().find("Serialized KnobSetting of " + std::to_string(size) +
+                                   " bytes exceeds the FlatBuffers size limit"),
+                  std::string::npos)
+            << lastError();
+    }
+    hipdnnBackendDestroyDescriptor(descriptor);
+}
+
 }  // namespace

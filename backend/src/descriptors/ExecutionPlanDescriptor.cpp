@@ -7,6 +7,7 @@
 #include <hipdnn_flatbuffers_sdk/data_objects/execution_plan_generated.h>
 #include <hipdnn_flatbuffers_sdk/data_objects/graph_generated.h>
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
+#include <hipdnn_flatbuffers_sdk/FlatbufferError.hpp>
 
 #include "api/HandleRegistry.hpp"
 #include "logging/GraphDump.hpp"
@@ -167,6 +168,11 @@ std::vector<uint8_t> ExecutionPlanDescriptor::serialize() const {
 
 std::shared_ptr<ExecutionPlanDescriptor> ExecutionPlanDescriptor::deserialize(
     std::shared_ptr<plugin::HandleState> handle, const uint8_t* data, size_t size) {
+    if (hipdnn_flatbuffers_sdk::exceedsFlatbufferSizeLimit(size)) {
+        throw HipdnnException(HIPDNN_STATUS_BAD_PARAM, "The serialized execution plan of " +
+                                                           std::to_string(size) +
+                                                           " bytes exceeds the FlatBuffers size limit");
+    }
     flatbuffers::Verifier verifier(data, size);
     if (!fb::VerifySerializedExecutionPlanBuffer(verifier)) {
         throw HipdnnException(HIPDNN_STATUS_BAD_PARAM,

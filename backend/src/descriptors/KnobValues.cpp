@@ -2,6 +2,8 @@
 
 #include "core/HipdnnException.hpp"
 
+#include <hipdnn_flatbuffers_sdk/FlatbufferError.hpp>
+
 namespace hipdnn_backend::descriptors {
 
 namespace fb = hipdnn_flatbuffers_sdk::data_objects;
@@ -77,6 +79,10 @@ KnobChoice parseKnobSetting(const void* data, size_t size) {
     if (data == nullptr || size == 0) {
         throw HipdnnException(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
                               "Serialized KnobSetting is null or empty");
+    }
+    if (hipdnn_flatbuffers_sdk::exceedsFlatbufferSizeLimit(size)) {
+        throw HipdnnException(HIPDNN_STATUS_BAD_PARAM, "Serialized KnobSetting of " + std::to_string(size) +
+                                                           " bytes exceeds the FlatBuffers size limit");
     }
     flatbuffers::Verifier verifier(static_cast<const uint8_t*>(data), size);
     if (!verifier.VerifyBuffer<fb::KnobSetting>(nullptr)) {

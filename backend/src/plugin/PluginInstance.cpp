@@ -3,6 +3,7 @@
 #include <flatbuffers/flatbuffers.h>
 #include <hipdnn_flatbuffers_sdk/data_objects/engine_details_generated.h>
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
+#include <hipdnn_flatbuffers_sdk/FlatbufferError.hpp>
 #include <hipdnn_plugin_sdk/PluginError.hpp>
 
 #include "core/HipdnnException.hpp"
@@ -97,6 +98,9 @@ std::vector<uint8_t> PluginInstance::engineDetails(int64_t engineId,
     std::string problem;
     if (details.ptr == nullptr || details.size == 0) {
         problem = "The plugin returned empty engine details";
+    } else if (hipdnn_flatbuffers_sdk::exceedsFlatbufferSizeLimit(details.size)) {
+        problem = "The plugin returned engine details of " + std::to_string(details.size) +
+                  " bytes, over the FlatBuffers size limit";
     } else {
         const auto* bytes = static_cast<const uint8_t*>(details.ptr);
         flatbuffers::Verifier verifier(bytes, details.size);

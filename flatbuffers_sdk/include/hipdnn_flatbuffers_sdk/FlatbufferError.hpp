@@ -35,6 +35,12 @@ public:
 inline constexpr flatbuffers::uoffset_t kVerifierMaxDepth = 16;
 inline constexpr flatbuffers::uoffset_t kVerifierMaxTables = 1u << 20;
 
+// The FlatBuffers verifier asserts (aborts the process) when constructed on a buffer of
+// FLATBUFFERS_MAX_BUFFER_SIZE bytes or more: every reader refuses such a size before verifying.
+inline bool exceedsFlatbufferSizeLimit(size_t size) {
+    return size >= FLATBUFFERS_MAX_BUFFER_SIZE;
+}
+
 // True when v is one of the values the schema declares (every enum of our schemas is
 // contiguous from MIN to MAX). The FlatBuffers verifier does not check enum values, and it
 // accepts unknown union types, so readers must.
@@ -68,7 +74,7 @@ std::vector<uint8_t> copyAndVerify(const void* data, size_t size, std::string_vi
     if (size == 0) {
         throw Error(std::string(what) + " buffer is empty");
     }
-    if (size >= FLATBUFFERS_MAX_BUFFER_SIZE) {
+    if (exceedsFlatbufferSizeLimit(size)) {
         throw Error(std::string(what) + " buffer of " + std::to_string(size) +
                     " bytes exceeds the FlatBuffers size limit");
     }

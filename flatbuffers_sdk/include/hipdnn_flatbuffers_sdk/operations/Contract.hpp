@@ -22,6 +22,10 @@ namespace hipdnn_flatbuffers_sdk::operations {
 // The tensors of a verified graph by uid: every uid a node's ports name is in it.
 using TensorTable = std::unordered_map<int64_t, const data_objects::TensorAttributes*>;
 
+// A port's uid where the port may be absent: a required port's uid converts to it, an absent
+// optional port's checks do nothing.
+using OptionalUid = flatbuffers::Optional<int64_t>;
+
 // One node under check: its attributes, its tensors and how messages name it.
 template <class Attributes>
 class Contract {
@@ -93,7 +97,11 @@ public:
     // Epsilon and momentum scale statistics: NaN or Inf would turn every output into NaN (or a
     // constant) that no comparison should accept. A value passed in the graph must be finite and
     // the tensor a single element; the values of a buffer are the caller's.
-    void scalar(std::string_view port, int64_t uid) const {
+    void scalar(std::string_view port, OptionalUid present) const {
+        if (!present.has_value()) {
+            return;
+        }
+        const int64_t uid = *present;
         if (dims(uid) != std::vector<int64_t>(rank(uid), 1)) {
             fail(port, uid, "has dims " + formatDims(dims(uid)) + "; a scalar needs exactly one element");
         }
@@ -103,14 +111,12 @@ public:
         }
     }
 
-    void scalar(std::string_view port, flatbuffers::Optional<int64_t> uid) const {
-        if (uid.has_value()) {
-            scalar(port, *uid);
-        }
-    }
-
-    void sameDims(std::string_view port, int64_t uid, std::string_view referencePort,
+    void sameDims(std::string_view port, OptionalUid present, std::string_view referencePort,
                   int64_t referenceUid) const {
+        if (!present.has_value()) {
+            return;
+        }
+        const int64_t uid = *present;
         if (dims(uid) != dims(referenceUid)) {
             fail(port, uid,
                  "has dims " + formatDims(dims(uid)) + " but port " + std::string(referencePort) + " has " +
@@ -118,30 +124,24 @@ public:
         }
     }
 
-    void sameDims(std::string_view port, flatbuffers::Optional<int64_t> uid, std::string_view referencePort,
-                  int64_t referenceUid) const {
-        if (uid.has_value()) {
-            sameDims(port, *uid, referencePort, referenceUid);
-        }
-    }
-
     // Every dim of the port, aligned from the right, equals the target's or is 1.
-    void broadcastsTo(std::string_view port, int64_t uid, const std::vector<int64_t>& target) const {
+    void broadcastsTo(std::string_view port, OptionalUid present, const std::vector<int64_t>& target) const {
+        if (!present.has_value()) {
+            return;
+        }
+        const int64_t uid = *present;
         if (!hipdnn_data_sdk::utilities::broadcastsTo(dims(uid), target)) {
             fail(port, uid,
                  "has dims " + formatDims(dims(uid)) + ", which do not broadcast to " + formatDims(target));
         }
     }
 
-    void broadcastsTo(std::string_view port, flatbuffers::Optional<int64_t> uid,
-                      const std::vector<int64_t>& target) const {
-        if (uid.has_value()) {
-            broadcastsTo(port, *uid, target);
-        }
-    }
-
     // Dims (1, C, 1, ...): the layout of batch norm's per-channel tensors.
-    void perChannel(std::string_view port, int64_t uid, int64_t channels) const {
+    void perChannel(std::string_view port, OptionalUid present, int64_t channels) const {
+        if (!present.has_value()) {
+            return;
+        }
+        const int64_t uid = *present;
         const auto d = dims(uid);
         bool ok = d.size() >= 2 && d[1] == channels;
         for (size_t i = 0; ok && i < d.size(); ++i) {
@@ -151,12 +151,6 @@ public:
             fail(port, uid,
                  "has dims " + formatDims(d) + "; a per-channel tensor needs (1, " +
                      std::to_string(channels) + ", 1, ...)");
-        }
-    }
-
-    void perChannel(std::string_view port, flatbuffers::Optional<int64_t> uid, int64_t channels) const {
-        if (uid.has_value()) {
-            perChannel(port, *uid, channels);
         }
     }
 
@@ -170,7 +164,11 @@ public:
     }
 
     // Dims of layer and RMS norm scale and bias: x's rank, dims[0] == 1, the others x's or 1.
-    void normParameter(std::string_view port, int64_t uid, const std::vector<int64_t>& x) const {
+    void normParameter(std::string_view port, OptionalUid present, const std::vector<int64_t>& x) const {
+        if (!present.has_value()) {
+            return;
+        }
+        const int64_t uid = *present;
         const auto d = dims(uid);
         bool ok = d.size() == x.size() && d[0] == 1;
         for (size_t i = 1; ok && i < d.size(); ++i) {
@@ -183,26 +181,16 @@ public:
         }
     }
 
-    void normParameter(std::string_view port, flatbuffers::Optional<int64_t> uid,
-                       const std::vector<int64_t>& x) const {
-        if (uid.has_value()) {
-            normParameter(port, *uid, x);
-        }
-    }
-
     // Dims (N, 1, ..., 1): the per-row statistics of layer and RMS norm.
-    void normStatistic(std::string_view port, int64_t uid, const std::vector<int64_t>& x) const {
+    void normStatistic(std::string_view port, OptionalUid present, const std::vector<int64_t>& x) const {
+        if (!present.has_value()) {
+            return;
+        }
+        const int64_t uid = *present;
         std::vector<int64_t> expected(x.size(), 1);
         expected[0] = x[0];
         if (dims(uid) != expected) {
             fail(port, uid, "has dims " + formatDims(dims(uid)) + "; expected " + formatDims(expected));
-        }
-    }
-
-    void normStatistic(std::string_view port, flatbuffers::Optional<int64_t> uid,
-                       const std::vector<int64_t>& x) const {
-        if (uid.has_value()) {
-            normStatistic(port, *uid, x);
         }
     }
 

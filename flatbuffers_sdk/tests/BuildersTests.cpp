@@ -45,15 +45,15 @@ TEST(MakeEngineDetails, SerializesKnobsWithConstraintsAndNotes) {
     EXPECT_EQ(tile->value_type(), fb::KnobValueType::INT64);
     EXPECT_EQ(tile->default_value_as_IntValue()->value(), 64);
     ASSERT_NE(tile->constraint_as_IntConstraint(), nullptr);
-    EXPECT_EQ(tile->constraint_as_IntConstraint()->min(), 16);
-    EXPECT_EQ(tile->constraint_as_IntConstraint()->max(), 256);
+    EXPECT_EQ(tile->constraint_as_IntConstraint()->min_value(), 16);
+    EXPECT_EQ(tile->constraint_as_IntConstraint()->max_value(), 256);
     EXPECT_EQ(tile->constraint_as_IntConstraint()->step(), 16);
     EXPECT_FALSE(tile->deprecated());
 
     const auto* ratio = details.knobs()->Get(1);
     EXPECT_EQ(ratio->value_type(), fb::KnobValueType::FLOAT64);
     EXPECT_EQ(ratio->default_value_as_FloatValue()->value(), 0.5);
-    EXPECT_EQ(ratio->constraint_as_FloatConstraint()->max(), 1.0);
+    EXPECT_EQ(ratio->constraint_as_FloatConstraint()->max_value(), 1.0);
 
     const auto* algoKnob = details.knobs()->Get(2);
     EXPECT_EQ(algoKnob->value_type(), fb::KnobValueType::STRING);

@@ -62,6 +62,7 @@ TEST(GraphJson, MalformedJsonNamesTheParserError) {
 
 TEST(GraphJson, JsonThatBreaksTheGraphContractIsRejected) {
     const std::string json = R"({
+      "io_data_type": "FLOAT",
       "tensors": [ { "uid": 1, "name": "x", "dims": [4], "strides": [1] },
                    { "uid": 2, "name": "y", "dims": [4], "strides": [1] } ],
       "nodes": [ { "name": "neg", "attributes_type": "PointwiseAttributes",
@@ -110,6 +111,82 @@ TEST(GraphJson, UnionsThePrinterCannotHandleAreRejected) {
     const auto unknownBytes = unknown.build();
     EXPECT_THAT([&] { graphToJson(unknownBytes.data(), unknownBytes.size()); },
                 ThrowsMessage<GraphError>(HasSubstr("cannot be printed as JSON")));
+}
+
+// Upstream hipDNN's JSON form: attribute fields beside the node's "type", a scalar as a bare
+// number beside "value_type", the graph id as a UUID string.
+constexpr const char* kUpstreamFormScaleGraph = R"({
+  "name": "upstream", "compute_data_type": "FLOAT", "io_data_type": "FLOAT", "intermediate_data_type": "FLOAT",
+  "is_override_shape_enabled": false, "id": "0123abcd-4567-89ef-0123-456789abcdef",
+  "tensors": [
+    {"uid": 1, "name": "x", "data_type": "FLOAT", "dims": [2, 3], "strides": [3, 1], "virtual": false,
+     "alignment": 16, "is_runtime_pass_by_value": false},
+    {"uid": 2, "name": "half", "data_type": "FLOAT", "dims": [1, 1], "strides": [1, 1], "virtual": false,
+     "alignment": 16, "is_runtime_pass_by_value": false, "value_type": "Float32Value", "value": 0.5},
+    {"uid": 3, "name": "y", "data_type": "FLOAT", "dims": [2, 3], "strides": [3, 1], "virtual": false,
+     "alignment": 16, "is_runtime_pass_by_value": false}],
+  "nodes": [
+    {"name": "scale", "type": "PointwiseAttributes", "compute_data_type": "FLOAT", "operation": "MUL",
+     "in_0_tensor_uid": 1, "in_1_tensor_uid": 2, "out_0_tensor_uid": 3}]
+})";
+
+TEST(GraphJson, UpstreamFormLoadsWithTheSameMeaning) {
+    const auto bytes = graphFromJson(kUpstreamFormScaleGraph);
+    const GraphWrapper graph(bytes.data(), bytes.size());
+    ASSERT_EQ(graph.nodeCount(), 1u);
+    const auto* mul = graph.node(0).attributesAs<fb::PointwiseAttributes>();
+    ASSERT_NE(mul, nullptr);
+    EXPECT_EQ(mul->operation(), fb::PointwiseMode::MUL);
+    EXPECT_EQ(mul->in_1_tensor_uid(), 2);
+    ASSERT_NE(graph.tensor(2).value_as_Float32Value(), nullptr);
+    EXPECT_EQ(graph.tensor(2).value_as_Float32Value()->value(), 0.5F);
+    const fb::Uuid* id = graph.graph().id();
+    ASSERT_NE(id, nullptr);
+    EXPECT_EQ(id->bytes()->Get(0), 0x01);
+    EXPECT_EQ(id->bytes()->Get(15), 0xef);
+
+    // Printed in the parser's form and read back, it is the same buffer.
+    const std::string json = graphToJson(bytes.data(), bytes.size());
+    EXPECT_THAT(json, AllOf(HasSubstr("\"attributes_type\": \"PointwiseAttributes\""),
+                            HasSubstr("\"value_type\": \"Float32Value\"")));
+    const auto reparsed = graphFromJson(json);
+    EXPECT_EQ(graphToJson(reparsed.data(), reparsed.size()), json);
+}
+
+TEST(GraphJson, UpstreamFormWithGroupedPortsLoads) {
+    const std::string json = R"({
+      "name": "grouped", "compute_data_type": "FLOAT", "io_data_type": "FLOAT", "intermediate_data_type": "FLOAT",
+      "tensors": [
+        {"uid": 1, "name": "x", "data_type": "FLOAT", "dims": [4], "strides": [1], "virtual": false},
+        {"uid": 2, "name": "y", "data_type": "FLOAT", "dims": [4], "strides": [1], "virtual": false}],
+      "nodes": [{"name": "relu", "type": "PointwiseAttributes", "compute_data_type": "FLOAT",
+                 "inputs": {"operation": "RELU_FWD", "in_0_tensor_uid": 1},
+                 "outputs": {"out_0_tensor_uid": 2}}]
+    })";
+    const auto bytes = graphFromJson(json);
+    const GraphWrapper graph(bytes.data(), bytes.size());
+    EXPECT_EQ(graph.node(0).attributesAs<fb::PointwiseAttributes>()->operation(),
+              fb::PointwiseMode::RELU_FWD);
+    EXPECT_EQ(graph.node(0).attributesAs<fb::PointwiseAttributes>()->out_0_tensor_uid(), 2);
+}
+
+TEST(GraphJson, UpstreamFormErrorsNameTheValue) {
+    std::string badId = kUpstreamFormScaleGraph;
+    badId.replace(badId.find("0123abcd-4567"), 13, "not-a-uuid-at");
+    EXPECT_THAT(
+        [&] { graphFromJson(badId); },
+        ThrowsMessage<GraphError>(AllOf(HasSubstr("graph id 'not-a-uuid-at"), HasSubstr("is not a UUID"))));
+
+    std::string unknownField = kUpstreamFormScaleGraph;
+    unknownField.replace(unknownField.find("\"operation\""), 11, "\"opration\"");
+    EXPECT_THAT([&] { graphFromJson(unknownField); },
+                ThrowsMessage<GraphError>(AllOf(HasSubstr("invalid Graph JSON"), HasSubstr("opration"))));
+
+    std::string unknownType = kUpstreamFormScaleGraph;
+    unknownType.replace(unknownType.find("\"PointwiseAttributes\""), 21, "\"PointwiseAttribute\"");
+    EXPECT_THAT(
+        [&] { graphFromJson(unknownType); },
+        ThrowsMessage<GraphError>(AllOf(HasSubstr("invalid Graph JSON"), HasSubstr("PointwiseAttribute"))));
 }
 
 TEST(TableJson, EngineConfigAndDetailsPrintAndParse) {

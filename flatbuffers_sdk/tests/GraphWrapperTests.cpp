@@ -16,6 +16,7 @@ namespace {
 using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::ThrowsMessage;
 
 // The GraphError message of constructing a wrapper over `bytes`; fails the test if none.
 std::string graphErrorOf(const std::vector<uint8_t>& bytes) {
@@ -264,8 +265,8 @@ TEST(GraphWrapper, RejectsPointwiseWithoutItsInputsOrMode) {
 
     TestGraph unknown;
     unknown.tensor(1, "x", {4}).tensor(2, "y", {4});
-    unknown.pointwise("future", static_cast<fb::PointwiseMode>(1000), 1, std::nullopt, 2);
-    EXPECT_THAT(graphErrorOf(unknown.build()), HasSubstr("has pointwise operation 1000"));
+    unknown.pointwise("future", static_cast<fb::PointwiseMode>(100), 1, std::nullopt, 2);
+    EXPECT_THAT(graphErrorOf(unknown.build()), HasSubstr("has pointwise operation 100"));
 }
 
 TEST(GraphWrapper, BatchnormPortsIncludePeerStatsAndOptionalOutputs) {
@@ -332,6 +333,94 @@ TEST(GraphWrapper, RejectsNodeWritingPassByValueTensor) {
     graph.pointwise("neg", fb::PointwiseMode::NEG, 1, std::nullopt, 2);
     EXPECT_THAT(graphErrorOf(graph.build()), HasSubstr("node 0 'neg' (PointwiseAttributes) port out_0 writes "
                                                        "tensor uid 2 'alpha', a pass-by-value scalar"));
+}
+
+TEST(GraphWrapper, RejectsUpstreamFieldsThisVersionDoesNotImplement) {
+    auto graphWithTensor = [](auto setFields) {
+        Builder b;
+        const std::vector<int64_t> dims{4};
+        const std::vector<int64_t> strides{1};
+        std::vector<flatbuffers::Offset<fb::TensorAttributes>> tensors{
+            fb::CreateTensorAttributesDirect(b, 1, "x", fb::DataType::FLOAT, &strides, &dims),
+        };
+        fb::TensorAttributesBuilder y(b);
+        const auto name = b.CreateString("y");
+        const auto yDims = b.CreateVector(dims);
+        const auto yStrides = b.CreateVector(strides);
+        y.add_uid(2);
+        y.add_name(name);
+        y.add_data_type(fb::DataType::FLOAT);
+        y.add_dims(yDims);
+        y.add_strides(yStrides);
+        setFields(y);
+        tensors.push_back(y.Finish());
+        std::vector<flatbuffers::Offset<fb::Node>> nodes{fb::CreateNodeDirect(
+            b, "relu", fb::DataType::FLOAT, fb::NodeAttributes::PointwiseAttributes,
+            fb::CreatePointwiseAttributes(b, fb::PointwiseMode::RELU_FWD, flatbuffers::nullopt,
+                                          flatbuffers::nullopt, flatbuffers::nullopt, flatbuffers::nullopt, 1,
+                                          flatbuffers::nullopt, flatbuffers::nullopt, 2)
+                .Union())};
+        b.Finish(fb::CreateGraphDirect(b, "g", fb::DataType::FLOAT, fb::DataType::FLOAT, fb::DataType::FLOAT,
+                                       &tensors, &nodes));
+        return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+    };
+    const auto plain = graphWithTensor([](fb::TensorAttributesBuilder&) {});
+    EXPECT_NO_THROW(GraphWrapper(plain.data(), plain.size()));
+    const auto runtime =
+        graphWithTensor([](fb::TensorAttributesBuilder& t) { t.add_is_runtime_pass_by_value(true); });
+    EXPECT_THAT([&] { GraphWrapper(runtime.data(), runtime.size()); },
+                ThrowsMessage<GraphError>(
+                    AllOf(HasSubstr("tensor uid 2 'y'"), HasSubstr("is_runtime_pass_by_value"))));
+    const auto ragged =
+        graphWithTensor([](fb::TensorAttributesBuilder& t) { t.add_ragged_offset_tensor_uid(9); });
+    EXPECT_THAT([&] { GraphWrapper(ragged.data(), ragged.size()); },
+                ThrowsMessage<GraphError>(
+                    AllOf(HasSubstr("ragged_offset_tensor_uid 9"), HasSubstr("not supported"))));
+    const auto misaligned = graphWithTensor([](fb::TensorAttributesBuilder& t) { t.add_alignment(12); });
+    EXPECT_THAT([&] { GraphWrapper(misaligned.data(), misaligned.size()); },
+                ThrowsMessage<GraphError>(AllOf(HasSubstr("alignment 12"), HasSubstr("power of two"))));
+    const auto untyped =
+        graphWithTensor([](fb::TensorAttributesBuilder& t) { t.add_data_type(fb::DataType::UNSET); });
+    EXPECT_NO_THROW(GraphWrapper(untyped.data(), untyped.size()));  // takes the graph's io_data_type
+}
+
+TEST(GraphWrapper, RejectsATensorWithoutADataTypeWhenTheGraphHasNone) {
+    Builder b;
+    const std::vector<int64_t> dims{4};
+    std::vector<flatbuffers::Offset<fb::TensorAttributes>> tensors{
+        fb::CreateTensorAttributesDirect(b, 1, "x", fb::DataType::UNSET, &dims, &dims),
+        fb::CreateTensorAttributesDirect(b, 2, "y", fb::DataType::FLOAT, &dims, &dims)};
+    std::vector<flatbuffers::Offset<fb::Node>> nodes{fb::CreateNodeDirect(
+        b, "abs", fb::DataType::FLOAT, fb::NodeAttributes::PointwiseAttributes,
+        fb::CreatePointwiseAttributes(b, fb::PointwiseMode::ABS, flatbuffers::nullopt, flatbuffers::nullopt,
+                                      flatbuffers::nullopt, flatbuffers::nullopt, 1, flatbuffers::nullopt,
+                                      flatbuffers::nullopt, 2)
+            .Union())};
+    b.Finish(fb::CreateGraphDirect(b, "g", fb::DataType::UNSET, fb::DataType::UNSET, fb::DataType::UNSET,
+                                   &tensors, &nodes));
+    EXPECT_THAT([&] { GraphWrapper(b.GetBufferPointer(), b.GetSize()); },
+                ThrowsMessage<GraphError>(AllOf(HasSubstr("tensor uid 1 'x' has data type UNSET"),
+                                                HasSubstr("io_data_type is UNSET too"))));
+}
+
+TEST(GraphWrapper, RejectsOperationsOfTheFormatThatNoEngineRuns) {
+    TestGraph graph;
+    graph.tensor(1, "q", {1, 1, 4, 8})
+        .tensor(2, "k", {1, 1, 4, 8})
+        .tensor(3, "v", {1, 1, 4, 8})
+        .tensor(4, "o", {1, 1, 4, 8});
+    graph.node("attention", fb::NodeAttributes::SdpaAttributes, [](Builder& b) {
+        fb::SdpaAttributesBuilder sdpa(b);
+        sdpa.add_q_tensor_uid(1);
+        sdpa.add_k_tensor_uid(2);
+        sdpa.add_v_tensor_uid(3);
+        sdpa.add_o_tensor_uid(4);
+        return sdpa.Finish().Union();
+    });
+    const auto bytes = graph.build();
+    EXPECT_THAT([&] { GraphWrapper(bytes.data(), bytes.size()); },
+                ThrowsMessage<GraphError>(AllOf(HasSubstr("SdpaAttributes node (type 12)"),
+                                                HasSubstr("no engine of this version runs it"))));
 }
 
 TEST(GraphWrapper, RejectsNamesThatAreNotUtf8) {
@@ -457,6 +546,54 @@ TEST(GraphWrapper, RejectsNonFiniteEpsilonOfNorms) {
     EXPECT_THAT(
         graphErrorOf(layernorm.build()),
         HasSubstr("node 0 'ln' (LayernormAttributes) port epsilon: tensor uid 4 'eps' has value nan"));
+}
+
+TEST(GraphWrapper, LayernormNormalizesEveryDimButTheFirstOnly) {
+    auto layernormOver = [](int64_t normalizedDimCount) {
+        TestGraph layernorm;
+        layernorm.tensor(1, "x", {2, 3, 8})
+            .tensor(2, "scale", {1, 3, 8})
+            .tensor(3, "bias", {1, 3, 8})
+            .tensor(scalarTensor(4, "eps", 1e-5F))
+            .tensor(5, "y", {2, 3, 8});
+        layernorm.node("ln", fb::NodeAttributes::LayernormAttributes, [=](Builder& b) {
+            fb::LayernormAttributesBuilder attributes(b);
+            attributes.add_forward_phase(fb::NormFwdPhase::INFERENCE);
+            attributes.add_x_tensor_uid(1);
+            attributes.add_scale_tensor_uid(2);
+            attributes.add_bias_tensor_uid(3);
+            attributes.add_epsilon_tensor_uid(4);
+            attributes.add_y_tensor_uid(5);
+            attributes.add_normalized_dim_count(normalizedDimCount);
+            return attributes.Finish().Union();
+        });
+        return layernorm.build();
+    };
+    for (const int64_t accepted : {0, 2}) {
+        const auto bytes = layernormOver(accepted);
+        EXPECT_NO_THROW(GraphWrapper(bytes.data(), bytes.size())) << accepted;
+    }
+    EXPECT_THAT(graphErrorOf(layernormOver(1)), AllOf(HasSubstr("normalized_dim_count 1 is not supported"),
+                                                      HasSubstr("(2 for x of rank 3)")));
+}
+
+TEST(GraphWrapper, RejectsRmsnormBackwardWithoutInvRms) {
+    TestGraph backward;
+    backward.tensor(1, "dy", {2, 8})
+        .tensor(2, "x", {2, 8})
+        .tensor(3, "scale", {1, 8})
+        .tensor(4, "dx", {2, 8})
+        .tensor(5, "dscale", {1, 8});
+    backward.node("rms_bwd", fb::NodeAttributes::RMSNormBackwardAttributes, [](Builder& b) {
+        fb::RMSNormBackwardAttributesBuilder attributes(b);
+        attributes.add_dy_tensor_uid(1);
+        attributes.add_x_tensor_uid(2);
+        attributes.add_scale_tensor_uid(3);
+        attributes.add_dx_tensor_uid(4);
+        attributes.add_dscale_tensor_uid(5);
+        return attributes.Finish().Union();
+    });
+    EXPECT_THAT(graphErrorOf(backward.build()), HasSubstr("rmsnorm backward needs inv_rms"));
 }
 
 // x -> one pointwise node with the options `set` adds -> y.

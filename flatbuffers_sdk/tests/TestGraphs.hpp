@@ -71,7 +71,7 @@ public:
                     std::vector<int64_t> stride = {1, 1}, std::vector<int64_t> dilation = {1, 1}) {
         return node(std::move(name), fb::NodeAttributes::ConvolutionFwdAttributes, [=](Builder& b) {
             return fb::CreateConvolutionFwdAttributesDirect(b, x, w, y, &padding, &padding, &stride,
-                                                            &dilation)
+                                                            &dilation, fb::ConvMode::CROSS_CORRELATION)
                 .Union();
         });
     }
@@ -96,7 +96,7 @@ public:
         for (const auto& t : _tensors) {
             flatbuffers::Offset<void> value = 0;
             if (t.value) {
-                value = fb::CreateFloat32Value(b, *t.value).Union();
+                value = b.CreateStruct(fb::Float32Value(*t.value)).Union();
             }
             tensors.push_back(fb::CreateTensorAttributesDirect(
                 b, t.uid, t.name.c_str(), t.dataType, &t.strides, &t.dims, t.isVirtual,

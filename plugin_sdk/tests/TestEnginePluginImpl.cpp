@@ -3,9 +3,9 @@
 #include "TestHelpers.hpp"
 
 #include <hipdnn_flatbuffers_sdk/data_objects/engine_details_generated.h>
-#include <hipdnn_flatbuffers_sdk/data_objects/execution_plan_generated.h>
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 #include <hipdnn_flatbuffers_sdk/Builders.hpp>
+#include <hipdnn_flatbuffers_sdk/SerializedPlan.hpp>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -457,11 +457,12 @@ TEST_F(EnginePluginImplTest, SerializationFailuresHaveStatuses) {
               HIPDNN_PLUGIN_STATUS_BAD_PARAM);
     EXPECT_THAT(api->lastError(), HasSubstr("is not a serialized execution context"));
 
-    auto serializedFor = [](int64_t engineId) {
+    auto serializedFor = [](int64_t engineId,
+                            uint32_t version = hipdnn_flatbuffers_sdk::kSerializedExecutionPlanVersion) {
         flatbuffers::FlatBufferBuilder builder;
         const std::vector<uint8_t> payload = {1, 2, 3};
-        builder.Finish(
-            fb::CreateSerializedExecutionPlanDirect(builder, engineId, nullptr, nullptr, nullptr, &payload));
+        builder.Finish(fb::CreateSerializedExecutionPlanDirect(builder, version, engineId, 0, nullptr,
+                                                               nullptr, &payload));
         return std::vector<uint8_t>(builder.GetBufferPointer(),
                                     builder.GetBufferPointer() + builder.GetSize());
     };
@@ -480,6 +481,11 @@ TEST_F(EnginePluginImplTest, SerializationFailuresHaveStatuses) {
     EXPECT_EQ(api->hipdnnEnginePluginCreateExecutionContextFromSerialized(handle, &data, &restored),
               HIPDNN_PLUGIN_STATUS_BAD_PARAM);
     EXPECT_THAT(api->lastError(), HasSubstr("unknown engine id 99"));
+    const std::vector<uint8_t> fromTheFuture = serializedFor(kScaleEngineId, 7);
+    data = view(fromTheFuture);
+    EXPECT_EQ(api->hipdnnEnginePluginCreateExecutionContextFromSerialized(handle, &data, &restored),
+              HIPDNN_PLUGIN_STATUS_BAD_PARAM);
+    EXPECT_THAT(api->lastError(), HasSubstr("layout version 7; this plugin reads version 1"));
     EXPECT_EQ(restored, nullptr);
 }
 

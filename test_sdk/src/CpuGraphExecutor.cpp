@@ -141,8 +141,10 @@ NodeRegistry builtinNodeRegistry() {
 }
 
 DataType effectiveComputeType(const GraphWrapper& graph, const NodeWrapper& node) {
+    // Neither the node nor the graph naming one means float, as for cuDNN.
     const DataType own = node.node().compute_data_type();
-    return own != DataType::UNSET ? own : graph.graph().compute_data_type();
+    const DataType graphs = graph.graph().compute_data_type();
+    return own != DataType::UNSET ? own : graphs != DataType::UNSET ? graphs : DataType::FLOAT;
 }
 
 namespace {

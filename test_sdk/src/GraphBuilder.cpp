@@ -32,21 +32,21 @@ std::pair<fb::TensorValue, Offset<void>> scalarValue(FlatBufferBuilder& builder,
     switch (dataType) {
         case fb::DataType::FLOAT:
             return {fb::TensorValue::Float32Value,
-                    fb::CreateFloat32Value(builder, static_cast<float>(value)).Union()};
+                    builder.CreateStruct(fb::Float32Value(static_cast<float>(value))).Union()};
         case fb::DataType::HALF:
             return {fb::TensorValue::Float16Value,
-                    fb::CreateFloat16Value(builder, static_cast<float>(value)).Union()};
+                    builder.CreateStruct(fb::Float16Value(static_cast<float>(value))).Union()};
         case fb::DataType::BFLOAT16:
             return {fb::TensorValue::BFloat16Value,
-                    fb::CreateBFloat16Value(builder, static_cast<float>(value)).Union()};
+                    builder.CreateStruct(fb::BFloat16Value(static_cast<float>(value))).Union()};
         case fb::DataType::DOUBLE:
-            return {fb::TensorValue::Float64Value, fb::CreateFloat64Value(builder, value).Union()};
+            return {fb::TensorValue::Float64Value, builder.CreateStruct(fb::Float64Value(value)).Union()};
         case fb::DataType::INT32:
             return {fb::TensorValue::Int32Value,
-                    fb::CreateInt32Value(builder, static_cast<int32_t>(value)).Union()};
+                    builder.CreateStruct(fb::Int32Value(static_cast<int32_t>(value))).Union()};
         case fb::DataType::INT64:
             return {fb::TensorValue::Int64Value,
-                    fb::CreateInt64Value(builder, static_cast<int64_t>(value)).Union()};
+                    builder.CreateStruct(fb::Int64Value(static_cast<int64_t>(value))).Union()};
         default:
             throw std::invalid_argument(
                 std::string("GraphBuilder: no pass-by-value representation for data type ") +
@@ -154,10 +154,10 @@ GraphBuilder& GraphBuilder::addBatchnormInference(std::string name, int64_t x, i
 GraphBuilder& GraphBuilder::addBatchnormInferenceVariance(std::string name, int64_t x, int64_t mean,
                                                           int64_t variance, int64_t scale, int64_t bias,
                                                           int64_t epsilon, int64_t y) {
-    return addNode(std::move(name), fb::NodeAttributes::BatchnormInferenceVarianceExtAttributes,
+    return addNode(std::move(name), fb::NodeAttributes::BatchnormInferenceAttributesVarianceExt,
                    [=](FlatBufferBuilder& builder) {
-                       return fb::CreateBatchnormInferenceVarianceExtAttributes(builder, x, mean, variance,
-                                                                                scale, bias, epsilon, y)
+                       return fb::CreateBatchnormInferenceAttributesVarianceExt(builder, x, mean, variance,
+                                                                                scale, bias, y, epsilon)
                            .Union();
                    });
 }
@@ -213,7 +213,7 @@ GraphBuilder& GraphBuilder::addLayernorm(std::string name, int64_t x, int64_t sc
                                          std::optional<int64_t> invVariance) {
     const auto phase = mean && invVariance ? fb::NormFwdPhase::TRAINING : fb::NormFwdPhase::INFERENCE;
     return addNode(std::move(name), fb::NodeAttributes::LayernormAttributes, [=](FlatBufferBuilder& builder) {
-        return fb::CreateLayernormAttributes(builder, x, scale, bias, epsilon, y, toFlatbuffers(mean),
+        return fb::CreateLayernormAttributes(builder, x, scale, bias, epsilon, y, 0, toFlatbuffers(mean),
                                              toFlatbuffers(invVariance), phase)
             .Union();
     });

@@ -296,7 +296,7 @@ void runBatchnormInference(const NodeRunContext& context) {
 }
 
 void runBatchnormInferenceVariance(const NodeRunContext& context) {
-    const auto& a = *context.node.attributesAs<fb::BatchnormInferenceVarianceExtAttributes>();
+    const auto& a = *context.node.attributesAs<fb::BatchnormInferenceAttributesVarianceExt>();
     NodeTensors tensors(context);
     const DataType working = tensors.commonTypeOrFloat({a.x_tensor_uid(), a.y_tensor_uid()});
     const DataType params = tensors.typeOf(a.scale_tensor_uid());
@@ -378,7 +378,7 @@ void runPointwise(const NodeRunContext& context) {
     params.reluLowerClip = toOptional(a.relu_lower_clip());
     params.reluUpperClip = toOptional(a.relu_upper_clip());
     params.reluLowerClipSlope = toOptional(a.relu_lower_clip_slope());
-    params.axis = toOptional(a.axis());
+    params.axis = toOptional(a.axis_tensor_uid());
     params.swishBeta = toOptional(a.swish_beta());
     params.eluAlpha = toOptional(a.elu_alpha());
     params.softplusBeta = toOptional(a.softplus_beta());
@@ -475,7 +475,7 @@ void runRmsNormBackward(const NodeRunContext& context) {
                   using C = typename decltype(computeTag)::type;
                   ref::rmsnormBackward<T, P, C>(
                       tensors.input<T>(a.dy_tensor_uid()), tensors.input<T>(a.x_tensor_uid()),
-                      tensors.input<P>(a.scale_tensor_uid()), tensors.input<P>(a.inv_rms_tensor_uid()),
+                      tensors.input<P>(a.scale_tensor_uid()), tensors.input<P>(*a.inv_rms_tensor_uid()),
                       tensors.output<T>(a.dx_tensor_uid()), tensors.output<P>(a.dscale_tensor_uid()),
                       tensors.optionalOutput<P>(toOptional(a.dbias_tensor_uid())));
               });
@@ -488,7 +488,7 @@ void runResample(const NodeRunContext& context) {
     ref::PoolingParams params;
     params.mode = static_cast<ref::ResampleMode>(a.resample_mode());
     // NOT_SET means the schema default, which for max pooling is "padding never wins".
-    params.paddingMode = a.padding_mode() == fb::PaddingMode::NOT_SET
+    params.paddingMode = a.padding_mode() == fb::PaddingMode::PADDING_NOT_SET
                              ? ref::PaddingMode::NEG_INF_PAD
                              : static_cast<ref::PaddingMode>(a.padding_mode());
     params.prePadding = toVector(a.pre_padding());
@@ -553,7 +553,7 @@ void registerBuiltinImplementations(NodeRegistry& registry) {
     registerFloatPorts(registry, NodeAttributes::ConvolutionBwdAttributes, 3, runConvolutionBwd);
     registerFloatPorts(registry, NodeAttributes::ConvolutionWrwAttributes, 3, runConvolutionWrw);
     registerFloatPorts(registry, NodeAttributes::BatchnormInferenceAttributes, 3, runBatchnormInference);
-    registerFloatPorts(registry, NodeAttributes::BatchnormInferenceVarianceExtAttributes, 3,
+    registerFloatPorts(registry, NodeAttributes::BatchnormInferenceAttributesVarianceExt, 3,
                        runBatchnormInferenceVariance);
     registerFloatPorts(registry, NodeAttributes::BatchnormAttributes, 3, runBatchnormTraining);
     registerFloatPorts(registry, NodeAttributes::BatchnormBackwardAttributes, 4, runBatchnormBackward);

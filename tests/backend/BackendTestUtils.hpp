@@ -35,7 +35,7 @@ struct GraphOptions {
     fb::PointwiseMode mode = fb::PointwiseMode::RELU_FWD;
     std::vector<int64_t> dims = {2, 4};
     std::optional<int64_t> preferredEngineId;
-    std::optional<fb::ApiVersion> minimumApiVersion;
+    std::optional<fb::EngineApiVersion> minimumApiVersion;
     bool addVirtualTensor = false;  // a second node reads x and writes virtual uid 3, then uid 2
     std::string name = "relu_graph";
 };

@@ -90,7 +90,7 @@ TEST_F(Heuristics, DeclineReasonsComeFromThePluginsLastErrorLines) {
 
 TEST_F(Heuristics, PluginsBelowTheGraphsApiVersionAreSkipped) {
     GraphOptions options;
-    options.minimumApiVersion = fb::ApiVersion(1, 3, 0);
+    options.minimumApiVersion = fb::EngineApiVersion(1, 3, 0);
     EXPECT_EQ(rank({pluginDir("old_api"), pluginDir("good_cpu")}, options), ids({"FAKE_CPU_RELU_ENGINE"}));
     EXPECT_NE(
         _declined.find("FAKE_OLD_API_ENGINE\tfake_old_api\tplugin API version 1.0.0 is below the graph's "

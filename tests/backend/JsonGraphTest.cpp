@@ -78,4 +78,25 @@ TEST_F(JsonGraph, TextAfterTheDocumentIsRejected) {
     EXPECT_NE(lastError().find("Invalid JSON graph"), std::string::npos) << lastError();
 }
 
+// Upstream hipDNN's JSON form (attribute fields beside the node's "type", scalars as bare
+// numbers, the graph id as a UUID string) loads through the same entry point.
+TEST_F(JsonGraph, UpstreamsJsonFormIsAccepted) {
+    const std::string upstream = R"({
+      "name": "upstream", "compute_data_type": "FLOAT", "io_data_type": "FLOAT",
+      "intermediate_data_type": "FLOAT", "id": "00112233-4455-6677-8899-aabbccddeeff",
+      "tensors": [
+        {"uid": 1, "name": "x", "data_type": "FLOAT", "dims": [1, 4], "strides": [4, 1], "virtual": false,
+         "alignment": 16, "is_runtime_pass_by_value": false},
+        {"uid": 2, "name": "two", "data_type": "FLOAT", "dims": [1, 1], "strides": [1, 1], "virtual": false,
+         "alignment": 16, "is_runtime_pass_by_value": false, "value_type": "Float32Value", "value": 2.0},
+        {"uid": 3, "name": "y", "data_type": "FLOAT", "dims": [1, 4], "strides": [4, 1], "virtual": false,
+         "alignment": 16, "is_runtime_pass_by_value": false}],
+      "nodes": [{"name": "double", "type": "PointwiseAttributes", "compute_data_type": "FLOAT",
+                 "operation": "MUL", "in_0_tensor_uid": 1, "in_1_tensor_uid": 2, "out_0_tensor_uid": 3}]
+    })";
+    EXPECT_EQ(create(upstream), HIPDNN_STATUS_SUCCESS) << lastError();
+    EXPECT_EQ(create(upstream + "garbage"), HIPDNN_STATUS_BAD_PARAM);
+    EXPECT_NE(lastError().find("Invalid JSON graph"), std::string::npos) << lastError();
+}
+
 }  // namespace

@@ -1,5 +1,5 @@
 // KNOB_INFO publication and KNOB_CHOICE settings reaching the plugin.
-#include <hipdnn_flatbuffers_sdk/data_objects/knobs_generated.h>
+#include <hipdnn_flatbuffers_sdk/data_objects/knob_value_generated.h>
 
 #include "BackendTestUtils.hpp"
 
@@ -108,7 +108,7 @@ TEST_F(Knobs, EnginePublishesItsKnobsThroughKnobInfoDescriptors) {
     ASSERT_TRUE(verifier.VerifyBuffer<fb::Knob>(nullptr));
     const auto* knob = flatbuffers::GetRoot<fb::Knob>(serialized.ptr);
     EXPECT_EQ(knob->knob_id()->str(), "fake.tile.size");
-    EXPECT_EQ(knob->constraint_as_IntConstraint()->max(), 64);
+    EXPECT_EQ(knob->constraint_as_IntConstraint()->max_value(), 64);
     for (auto info : infos) {
         hipdnnBackendDestroyDescriptor(info);
     }

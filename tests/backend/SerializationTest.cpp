@@ -1,7 +1,7 @@
 // Execution plan serialization: round trip with a plugin that exports the trio, NOT_SUPPORTED
 // otherwise.
 #include <hipdnn_flatbuffers_sdk/data_objects/engine_config_generated.h>
-#include <hipdnn_flatbuffers_sdk/data_objects/execution_plan_generated.h>
+#include <hipdnn_flatbuffers_sdk/SerializedPlan.hpp>
 
 #include "BackendTestUtils.hpp"
 
@@ -118,18 +118,32 @@ TEST_F(PlanSerializationNotImplemented, DeserializingIsNotSupportedWithThePlugin
                                            configBuilder.GetBufferPointer() + configBuilder.GetSize());
     const std::vector<int64_t> uids = {kInputUid, kOutputUid};
     const std::vector<uint8_t> context = {1, 2, 3, 4};
-    flatbuffers::FlatBufferBuilder builder;
-    builder.Finish(fb::CreateSerializedExecutionPlanDirect(builder, engineId, &graphBytes, &configBytes,
-                                                           &uids, &context));
+    auto serialized = [&](uint32_t version) {
+        flatbuffers::FlatBufferBuilder builder;
+        builder.Finish(fb::CreateSerializedExecutionPlanDirect(builder, version, engineId, 0, &uids,
+                                                               &configBytes, &context, &graphBytes));
+        return std::vector<uint8_t>(builder.GetBufferPointer(),
+                                    builder.GetBufferPointer() + builder.GetSize());
+    };
+    const std::vector<uint8_t> current = serialized(hipdnn_flatbuffers_sdk::kSerializedExecutionPlanVersion);
     hipdnnBackendDescriptor_t plan = nullptr;
-    EXPECT_EQ(hipdnnBackendCreateAndDeserializeExecutionPlan_ext(_handle, &plan, builder.GetBufferPointer(),
-                                                                 builder.GetSize()),
-              HIPDNN_STATUS_NOT_SUPPORTED);
+    EXPECT_EQ(
+        hipdnnBackendCreateAndDeserializeExecutionPlan_ext(_handle, &plan, current.data(), current.size()),
+        HIPDNN_STATUS_NOT_SUPPORTED);
     EXPECT_EQ(
         lastError(),
         "Plugin 'fake_serialization_unsupported' cannot rebuild the serialized execution plan of engine "
         "FAKE_NO_SERIALIZATION_ENGINE: engine FAKE_NO_SERIALIZATION_ENGINE does not support execution "
         "context deserialization");
+    EXPECT_EQ(plan, nullptr);
+
+    // A layout version this backend does not read is refused before any plugin sees it.
+    const std::vector<uint8_t> newer =
+        serialized(hipdnn_flatbuffers_sdk::kSerializedExecutionPlanVersion + 1);
+    EXPECT_EQ(hipdnnBackendCreateAndDeserializeExecutionPlan_ext(_handle, &plan, newer.data(), newer.size()),
+              HIPDNN_STATUS_BAD_PARAM);
+    EXPECT_EQ(lastError(),
+              "The serialized execution plan has layout version 2; this backend reads version 1");
     EXPECT_EQ(plan, nullptr);
 }
 

@@ -298,13 +298,13 @@ hipdnnEnginePluginGetEngineDetails(hipdnnEnginePluginHandle_t, int64_t id, const
     std::vector<flatbuffers::Offset<fb::Knob> > knobs;
 #ifdef FAKE_KNOBS
     knobs.push_back(fb::CreateKnobDirect(
-        builder, "fake.tile.size", "Workspace tiles (4 bytes each)", fb::KnobValueType::INT64,
-        fb::KnobValue::IntValue, fb::CreateIntValue(builder, 8).Union(), fb::KnobConstraint::IntConstraint,
-        fb::CreateIntConstraint(builder, 1, 64, 1).Union()));
+        builder, "fake.tile.size", "Workspace tiles (4 bytes each)", fb::KnobValue::IntValue,
+        fb::CreateIntValue(builder, 8).Union(), fb::KnobConstraint::IntConstraint,
+        fb::CreateIntConstraint(builder, 1, 64, 1).Union(), false, fb::KnobValueType::INT64));
     knobs.push_back(fb::CreateKnobDirect(
-        builder, "fake.scale", "Output scale", fb::KnobValueType::FLOAT64, fb::KnobValue::FloatValue,
+        builder, "fake.scale", "Output scale", fb::KnobValue::FloatValue,
         fb::CreateFloatValue(builder, 1.0).Union(), fb::KnobConstraint::FloatConstraint,
-        fb::CreateFloatConstraint(builder, 0.0, 10.0).Union()));
+        fb::CreateFloatConstraint(builder, 0.0, 10.0).Union(), false, fb::KnobValueType::FLOAT64));
 #endif
     const std::vector<fb::BehaviorNote> notes = {fb::BehaviorNote::DETERMINISTIC};
     builder.Finish(fb::CreateEngineDetailsDirect(builder, id, &knobs, &notes, nullptr));

@@ -4,10 +4,10 @@
 #include <limits>
 
 #include <fmt/format.h>
-#include <hipdnn_flatbuffers_sdk/data_objects/execution_plan_generated.h>
 #include <hipdnn_flatbuffers_sdk/data_objects/graph_generated.h>
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 #include <hipdnn_flatbuffers_sdk/FlatbufferError.hpp>
+#include <hipdnn_flatbuffers_sdk/SerializedPlan.hpp>
 
 #include "api/HandleRegistry.hpp"
 #include "logging/GraphDump.hpp"
@@ -162,7 +162,9 @@ std::vector<uint8_t> ExecutionPlanDescriptor::serialize() const {
     const auto config = builder.CreateVector(_serializedConfig);
     const auto uids = builder.CreateVector(_graph->boundaryUids);
     const auto pluginContext = builder.CreateVector(context);
-    builder.Finish(fb::CreateSerializedExecutionPlan(builder, _engineId, graph, config, uids, pluginContext));
+    builder.Finish(
+        fb::CreateSerializedExecutionPlan(builder, hipdnn_flatbuffers_sdk::kSerializedExecutionPlanVersion,
+                                          _engineId, _workspaceSize, uids, config, pluginContext, graph));
     return {builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize()};
 }
 
@@ -179,11 +181,18 @@ std::shared_ptr<ExecutionPlanDescriptor> ExecutionPlanDescriptor::deserialize(
                               "The serialized execution plan fails FlatBuffer verification");
     }
     const fb::SerializedExecutionPlan* serialized = fb::GetSerializedExecutionPlan(data);
-    if (serialized->graph() == nullptr || serialized->engine_config() == nullptr ||
-        serialized->plugin_context() == nullptr) {
+    if (serialized->version() != hipdnn_flatbuffers_sdk::kSerializedExecutionPlanVersion) {
         throw HipdnnException(
             HIPDNN_STATUS_BAD_PARAM,
-            "The serialized execution plan lacks its graph, engine config or plugin context");
+            fmt::format("The serialized execution plan has layout version {}; this backend "
+                        "reads version {}",
+                        serialized->version(), hipdnn_flatbuffers_sdk::kSerializedExecutionPlanVersion));
+    }
+    if (serialized->graph() == nullptr || serialized->engine_config() == nullptr ||
+        serialized->plugin_payload() == nullptr) {
+        throw HipdnnException(
+            HIPDNN_STATUS_BAD_PARAM,
+            "The serialized execution plan lacks its graph, engine config or plugin payload");
     }
     verifyGraphBytes(serialized->graph()->data(), serialized->graph()->size());
     const plugin::PluginInstance* instance = handle->instanceForEngine(serialized->engine_id());
@@ -206,7 +215,7 @@ std::shared_ptr<ExecutionPlanDescriptor> ExecutionPlanDescriptor::deserialize(
     plan->_engineId = serialized->engine_id();
     plan->_serializedConfig.assign(serialized->engine_config()->begin(), serialized->engine_config()->end());
     plan->_context = instance->createExecutionContextFromSerialized(
-        plan->_engineId, {serialized->plugin_context()->data(), serialized->plugin_context()->size()});
+        plan->_engineId, {serialized->plugin_payload()->data(), serialized->plugin_payload()->size()});
     plan->setWorkspaceSize(instance->workspaceSize(plan->_context));
     plan->markFinalized();
     return plan;

@@ -29,7 +29,7 @@ std::shared_ptr<const FinalizedGraph> makeFinalizedGraph(std::vector<uint8_t> by
         graph->name = root->name()->str();
     }
     graph->preferredEngineId = preferredOverride ? preferredOverride : root->preferred_engine_id();
-    if (const fb::ApiVersion* minimum = root->min_required_engine_api_version()) {
+    if (const fb::EngineApiVersion* minimum = root->min_required_engine_api_version()) {
         graph->minimumApiVersion = {minimum->major(), minimum->minor(), minimum->patch()};
     }
     if (root->tensors() != nullptr) {

@@ -54,9 +54,9 @@ void KnobInfoDescriptor::get(AttributeOutput& output) const {
         case HIPDNN_ATTR_KNOB_INFO_MAXIMUM_VALUE: {
             const bool minimum = output.name == HIPDNN_ATTR_KNOB_INFO_MINIMUM_VALUE;
             if (integer != nullptr) {
-                writeValue(output, minimum ? integer->min() : integer->max());
+                writeValue(output, minimum ? integer->min_value() : integer->max_value());
             } else if (real != nullptr) {
-                writeValue(output, minimum ? real->min() : real->max());
+                writeValue(output, minimum ? real->min_value() : real->max_value());
             } else {
                 throwNoBound(minimum ? "minimum" : "maximum");
             }

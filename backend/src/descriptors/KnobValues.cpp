@@ -30,13 +30,13 @@ std::vector<T> toVector(const flatbuffers::Vector<T>* values) {
 flatbuffers::Offset<void> copyConstraint(flatbuffers::FlatBufferBuilder& builder, const fb::Knob& knob) {
     if (const fb::IntConstraint* integer = knob.constraint_as_IntConstraint()) {
         const std::vector<int64_t> valid = toVector(integer->valid_values());
-        return fb::CreateIntConstraintDirect(builder, integer->min(), integer->max(), integer->step(),
-                                             integer->valid_values() ? &valid : nullptr)
+        return fb::CreateIntConstraintDirect(builder, integer->min_value(), integer->max_value(),
+                                             integer->step(), integer->valid_values() ? &valid : nullptr)
             .Union();
     }
     if (const fb::FloatConstraint* real = knob.constraint_as_FloatConstraint()) {
         const std::vector<double> valid = toVector(real->valid_values());
-        return fb::CreateFloatConstraintDirect(builder, real->min(), real->max(),
+        return fb::CreateFloatConstraintDirect(builder, real->min_value(), real->max_value(),
                                                real->valid_values() ? &valid : nullptr)
             .Union();
     }
@@ -113,15 +113,20 @@ std::vector<uint8_t> copyKnob(const fb::Knob& knob) {
     const auto id = builder.CreateString(knob.knob_id() != nullptr ? knob.knob_id()->str() : std::string());
     const auto description =
         builder.CreateString(knob.description() != nullptr ? knob.description()->str() : std::string());
-    fb::KnobValue defaultType = fb::KnobValue::NONE;
-    flatbuffers::Offset<void> defaultValue = 0;
-    if (std::optional<KnobValue> value = readKnobValue(knob.default_value_type(), knob.default_value())) {
-        std::tie(defaultType, defaultValue) = buildValue(builder, *value);
+    // default_value is required by the schema, so the verifier has seen one; its type may still
+    // be one this version does not know.
+    const std::optional<KnobValue> value = readKnobValue(knob.default_value_type(), knob.default_value());
+    if (!value) {
+        throw HipdnnException(HIPDNN_STATUS_BAD_PARAM,
+                              "Knob '" + (knob.knob_id() != nullptr ? knob.knob_id()->str() : std::string()) +
+                                  "' has a default value of unknown type " +
+                                  std::to_string(static_cast<int>(knob.default_value_type())));
     }
+    const auto [defaultType, defaultValue] = buildValue(builder, *value);
     const flatbuffers::Offset<void> constraint = copyConstraint(builder, knob);
-    builder.Finish(fb::CreateKnob(builder, id, description, knob.value_type(), defaultType, defaultValue,
+    builder.Finish(fb::CreateKnob(builder, id, description, defaultType, defaultValue,
                                   constraint.IsNull() ? fb::KnobConstraint::NONE : knob.constraint_type(),
-                                  constraint, knob.deprecated()));
+                                  constraint, knob.deprecated(), knob.value_type()));
     return {builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize()};
 }
 

@@ -7,7 +7,7 @@
 #include <variant>
 #include <vector>
 
-#include <hipdnn_flatbuffers_sdk/data_objects/knobs_generated.h>
+#include <hipdnn_flatbuffers_sdk/data_objects/knob_value_generated.h>
 
 namespace hipdnn_backend::descriptors {
 

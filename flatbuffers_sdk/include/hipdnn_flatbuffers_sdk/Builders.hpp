@@ -2,7 +2,7 @@
 
 #include "hipdnn_flatbuffers_sdk/data_objects/engine_config_generated.h"
 #include "hipdnn_flatbuffers_sdk/data_objects/engine_details_generated.h"
-#include "hipdnn_flatbuffers_sdk/data_objects/knobs_generated.h"
+#include "hipdnn_flatbuffers_sdk/data_objects/knob_value_generated.h"
 
 #include <cstdint>
 #include <limits>
@@ -86,10 +86,10 @@ struct FloatKnobConstraint {
 
 // maxLength 0 means unlimited.
 struct StringKnobConstraint {
-    int64_t maxLength = 0;
+    int32_t maxLength = 0;
     std::vector<std::string> validValues;
 
-    static StringKnobConstraint maxLengthOf(int64_t maxLength) { return {maxLength, {}}; }
+    static StringKnobConstraint maxLengthOf(int32_t maxLength) { return {maxLength, {}}; }
     static StringKnobConstraint oneOf(std::vector<std::string> values) { return {0, std::move(values)}; }
 };
 
@@ -135,10 +135,10 @@ struct KnobDescription {
         const auto descriptionOffset = builder.CreateString(description);
         const auto defaultOffset = serializeKnobValue(builder, defaultValue);
         const auto constraintOffset = serializeConstraint(builder);
-        return data_objects::CreateKnob(builder, idOffset, descriptionOffset, valueType(),
+        return data_objects::CreateKnob(builder, idOffset, descriptionOffset,
                                         knobValueUnionType(defaultValue), defaultOffset,
                                         static_cast<data_objects::KnobConstraint>(constraintType),
-                                        constraintOffset, deprecated);
+                                        constraintOffset, deprecated, valueType());
     }
 
 private:

@@ -7,13 +7,19 @@
 #include "hipdnn_flatbuffers_sdk/data_objects/engine_details_generated.h"
 #include "hipdnn_flatbuffers_sdk/data_objects/execution_plan_generated.h"
 #include "hipdnn_flatbuffers_sdk/data_objects/graph_generated.h"
-#include "hipdnn_flatbuffers_sdk/data_objects/knobs_generated.h"
+#include "hipdnn_flatbuffers_sdk/data_objects/knob_value_generated.h"
 
+#include <flatbuffers/flexbuffers.h>
 #include <flatbuffers/idl.h>
+#include <flatbuffers/util.h>
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -138,6 +144,9 @@ inline std::unique_ptr<flatbuffers::Parser> makeParser(std::string_view rootType
     options.strict_json = true;
     options.output_default_scalars_in_json = true;
     options.indent_step = 2;
+    // The parser accepts structs as union members (TensorValue's) only when told it produces
+    // binary; its default, no target language, refuses them.
+    options.lang_to_generate = flatbuffers::IDLOptions::kBinary;
     auto parser = std::make_unique<flatbuffers::Parser>(options);
     if (!parser->Parse(combinedSchemaText().c_str(), nullptr, "hipdnn_flatbuffers_sdk.fbs")) {
         throw FlatbufferError("embedded schemas failed to parse: " + parser->error_);
@@ -155,6 +164,257 @@ inline const flatbuffers::Parser& printingParser() {
     thread_local const std::unique_ptr<flatbuffers::Parser> parser = makeParser("Graph");
     return *parser;
 }
+
+// Upstream hipDNN's own JSON form of a graph, rewritten into the FlatBuffers parser's form. The
+// two differ in shape only: upstream puts a node's attribute fields beside its "type", "name" and
+// "compute_data_type" (older writers group them under "inputs", "outputs" and "attributes"),
+// writes a pass-by-value scalar as a bare number beside "value_type", and the graph id as a UUID
+// string. A document already in the parser's form is returned unchanged.
+class UpstreamGraphJson {
+public:
+    static std::string normalized(std::string_view json) {
+        flexbuffers::Builder flex;
+        flatbuffers::Parser parser;
+        const std::string text(json);
+        if (!parser.ParseFlexBuffer(text.c_str(), nullptr, &flex)) {
+            return text;  // the FlatBuffers parser reports the error with its position
+        }
+        const flexbuffers::Reference root = flexbuffers::GetRoot(flex.GetBuffer());
+        // The FlexBuffers parser stops after the first value: a document with anything after it
+        // is left to the FlatBuffers parser, which refuses it.
+        if (!root.IsMap() || !isUpstreamForm(root.AsMap()) || !endsAfterOneObject(json)) {
+            return text;
+        }
+        std::string out;
+        emitGraph(root.AsMap(), out);
+        return out;
+    }
+
+private:
+    static bool endsAfterOneObject(std::string_view json) {
+        const auto isSpace = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+        size_t i = 0;
+        while (i < json.size() && isSpace(json[i])) {
+            ++i;
+        }
+        int depth = 0;
+        bool inString = false;
+        for (; i < json.size(); ++i) {
+            const char c = json[i];
+            if (inString) {
+                if (c == '\\') {
+                    ++i;
+                } else if (c == '"') {
+                    inString = false;
+                }
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == '{' || c == '[') {
+                ++depth;
+            } else if ((c == '}' || c == ']') && --depth == 0) {
+                break;
+            }
+        }
+        return i < json.size() &&
+               std::all_of(json.begin() + static_cast<std::ptrdiff_t>(i) + 1, json.end(), isSpace);
+    }
+
+    static bool isUpstreamForm(const flexbuffers::Map& graph) {
+        const auto nodes = graph["nodes"];
+        if (nodes.IsVector()) {
+            const auto list = nodes.AsVector();
+            for (size_t i = 0; i < list.size(); ++i) {
+                if (list[i].IsMap() && !list[i].AsMap()["type"].IsNull() &&
+                    list[i].AsMap()["attributes_type"].IsNull()) {
+                    return true;
+                }
+            }
+        }
+        return graph["id"].IsString();
+    }
+
+    static void emitKey(std::string_view key, std::string& out) {
+        if (out.back() != '{') {
+            out += ',';
+        }
+        emitString(key, out);
+        out += ':';
+    }
+
+    static void emitString(std::string_view text, std::string& out) {
+        std::string escaped;
+        flatbuffers::EscapeString(text.data(), text.size(), &escaped, true, true);
+        out += escaped;
+    }
+
+    static void emitValue(const flexbuffers::Reference& value, std::string& out) {
+        if (value.IsMap()) {
+            emitMap(value.AsMap(), {}, out);
+        } else if (value.IsVector()) {
+            emitList(value.AsVector(), out);
+        } else if (value.IsTypedVector()) {
+            emitList(value.AsTypedVector(), out);
+        } else if (value.IsFixedTypedVector()) {
+            emitList(value.AsFixedTypedVector(), out);
+        } else if (value.IsString()) {
+            emitString(value.AsString().str(), out);
+        } else if (value.IsBool()) {
+            out += value.AsBool() ? "true" : "false";
+        } else if (value.IsInt()) {
+            out += std::to_string(value.AsInt64());
+        } else if (value.IsUInt()) {
+            out += std::to_string(value.AsUInt64());
+        } else if (value.IsFloat()) {
+            std::array<char, 32> digits{};
+            std::snprintf(digits.data(), digits.size(), "%.17g", value.AsDouble());
+            out += digits.data();
+        } else {
+            out += "null";
+        }
+    }
+
+    template <class List>
+    static void emitList(const List& list, std::string& out) {
+        out += '[';
+        for (size_t i = 0; i < list.size(); ++i) {
+            if (i > 0) {
+                out += ',';
+            }
+            emitValue(list[i], out);
+        }
+        out += ']';
+    }
+
+    // Keys in `skip` are left out. Union type fields ("*_type") go first: the parser reads a
+    // union's value by its type.
+    static void emitMap(const flexbuffers::Map& map, std::initializer_list<std::string_view> skip,
+                        std::string& out) {
+        out += '{';
+        const auto keys = map.Keys();
+        const auto values = map.Values();
+        for (const bool typeFields : {true, false}) {
+            for (size_t i = 0; i < keys.size(); ++i) {
+                const std::string_view key = keys[i].AsKey();
+                if (key.ends_with("_type") != typeFields ||
+                    std::find(skip.begin(), skip.end(), key) != skip.end()) {
+                    continue;
+                }
+                emitKey(key, out);
+                emitValue(values[i], out);
+            }
+        }
+        out += '}';
+    }
+
+    static void emitNode(const flexbuffers::Map& node, std::string& out) {
+        if (node["type"].IsNull() || !node["attributes_type"].IsNull()) {
+            emitMap(node, {}, out);
+            return;
+        }
+        out += '{';
+        for (const char* key : {"name", "compute_data_type"}) {
+            if (!node[key].IsNull()) {
+                emitKey(key, out);
+                emitValue(node[key], out);
+            }
+        }
+        emitKey("attributes_type", out);
+        emitValue(node["type"], out);
+        emitKey("attributes", out);
+        out += '{';
+        const auto keys = node.Keys();
+        const auto values = node.Values();
+        for (size_t i = 0; i < keys.size(); ++i) {
+            const std::string_view key = keys[i].AsKey();
+            if (key == "type" || key == "name" || key == "compute_data_type") {
+                continue;
+            }
+            const bool grouped =
+                (key == "inputs" || key == "outputs" || key == "attributes") && values[i].IsMap();
+            if (!grouped) {
+                emitKey(key, out);
+                emitValue(values[i], out);
+                continue;
+            }
+            const auto group = values[i].AsMap();
+            const auto groupKeys = group.Keys();
+            const auto groupValues = group.Values();
+            for (size_t j = 0; j < groupKeys.size(); ++j) {
+                emitKey(groupKeys[j].AsKey(), out);
+                emitValue(groupValues[j], out);
+            }
+        }
+        out += "}}";
+    }
+
+    static void emitTensor(const flexbuffers::Map& tensor, std::string& out) {
+        const auto value = tensor["value"];
+        if (value.IsNull() || value.IsMap()) {
+            emitMap(tensor, {}, out);
+            return;
+        }
+        emitMap(tensor, {"value"}, out);
+        out.pop_back();
+        emitKey("value", out);
+        out += "{\"value\":";
+        emitValue(value, out);
+        out += "}}";
+    }
+
+    // "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" as the Uuid struct's 16 bytes.
+    static void emitUuid(std::string_view text, std::string& out) {
+        std::string hex;
+        for (const char c : text) {
+            if (c != '-') {
+                hex += c;
+            }
+        }
+        const bool canonical = text.size() == 36 && hex.size() == 32 &&
+                               std::all_of(hex.begin(), hex.end(), [](char c) { return std::isxdigit(c); });
+        if (!canonical) {
+            throw FlatbufferError("graph id '" + std::string(text) +
+                                  "' is not a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)");
+        }
+        out += "{\"bytes\":[";
+        for (size_t i = 0; i < 16; ++i) {
+            if (i > 0) {
+                out += ',';
+            }
+            out.append(std::to_string(std::stoi(hex.substr(2 * i, 2), nullptr, 16)));
+        }
+        out += "]}";
+    }
+
+    static void emitGraph(const flexbuffers::Map& graph, std::string& out) {
+        emitMap(graph, {"nodes", "tensors", "id"}, out);
+        out.pop_back();
+        if (const auto nodes = graph["nodes"]; nodes.IsVector()) {
+            emitKey("nodes", out);
+            out += '[';
+            const auto list = nodes.AsVector();
+            for (size_t i = 0; i < list.size(); ++i) {
+                out += i > 0 ? "," : "";
+                list[i].IsMap() ? emitNode(list[i].AsMap(), out) : emitValue(list[i], out);
+            }
+            out += ']';
+        }
+        if (const auto tensors = graph["tensors"]; tensors.IsVector()) {
+            emitKey("tensors", out);
+            out += '[';
+            const auto list = tensors.AsVector();
+            for (size_t i = 0; i < list.size(); ++i) {
+                out += i > 0 ? "," : "";
+                list[i].IsMap() ? emitTensor(list[i].AsMap(), out) : emitValue(list[i], out);
+            }
+            out += ']';
+        }
+        if (const auto id = graph["id"]; !id.IsNull()) {
+            emitKey("id", out);
+            id.IsString() ? emitUuid(id.AsString().str(), out) : emitValue(id, out);
+        }
+        out += '}';
+    }
+};
 
 }  // namespace detail
 
@@ -208,12 +468,15 @@ inline std::string graphToJson(const void* data, size_t size) {
     }
 }
 
-// A graph buffer from JSON. The result has passed GraphWrapper's checks; throws GraphError
-// with the parser's or the contract's message.
+// A graph buffer from JSON, in the FlatBuffers parser's form or upstream hipDNN's. The result
+// has passed GraphWrapper's checks; throws GraphError with the parser's or the contract's message.
 inline std::vector<uint8_t> graphFromJson(std::string_view json) {
     std::vector<uint8_t> buffer;
     try {
-        buffer = tableFromJson(json, "Graph");
+        const std::string_view document = json.ends_with('\0') ? json.substr(0, json.size() - 1) : json;
+        buffer = document.find('\0') == std::string_view::npos
+                     ? tableFromJson(detail::UpstreamGraphJson::normalized(document), "Graph")
+                     : tableFromJson(json, "Graph");
     } catch (const FlatbufferError& e) {
         throw GraphError(e.what());
     }

@@ -156,6 +156,16 @@ private:
         }
         for (const Tensor* tensor : *tensors()) {
             validateTensor(*tensor);
+            // A tensor without a type takes the graph's (intermediate for virtual tensors, io
+            // otherwise), which defaults to UNSET too.
+            const auto fallback =
+                tensor->virtual_() ? _graph->intermediate_data_type() : _graph->io_data_type();
+            if (tensor->data_type() == data_objects::DataType::UNSET &&
+                fallback == data_objects::DataType::UNSET) {
+                throw GraphError(label(*tensor) + " has data type UNSET and the graph's " +
+                                 (tensor->virtual_() ? "intermediate_data_type" : "io_data_type") +
+                                 " is UNSET too: give the tensor or the graph a data type");
+            }
         }
     }
 
@@ -216,6 +226,23 @@ private:
         }
         if (valueType != data_objects::TensorValue::NONE && tensor.virtual_()) {
             throw GraphError(label(tensor) + " is a pass-by-value scalar and cannot be virtual");
+        }
+        // Format fields of upstream's that no engine of this version implements: refused rather
+        // than ignored, since ignoring them would compute something else.
+        if (tensor.is_runtime_pass_by_value()) {
+            throw GraphError(
+                label(tensor) +
+                " sets is_runtime_pass_by_value (a scalar given at execution), which is not supported; "
+                "give the value in the graph instead");
+        }
+        if (tensor.ragged_offset_tensor_uid().has_value()) {
+            throw GraphError(label(tensor) + " sets ragged_offset_tensor_uid " +
+                             std::to_string(*tensor.ragged_offset_tensor_uid()) +
+                             "; ragged (packed variable-length) tensors are not supported");
+        }
+        if (tensor.alignment() <= 0 || (tensor.alignment() & (tensor.alignment() - 1)) != 0) {
+            throw GraphError(label(tensor) + " has alignment " + std::to_string(tensor.alignment()) +
+                             "; it must be a power of two");
         }
     }
 

@@ -80,6 +80,11 @@ public:
                 });
             });
         });
+        if (!known && operations::isFormatOnly(type())) {
+            throw GraphError(describe() + " is a " + data_objects::EnumNameNodeAttributes(type()) +
+                             " node (type " + std::to_string(static_cast<int>(type())) +
+                             "): part of the graph format, but no engine of this version runs it");
+        }
         if (!known) {
             throw GraphError(describe() + " has an unknown attributes type " +
                              std::to_string(static_cast<int>(type())));

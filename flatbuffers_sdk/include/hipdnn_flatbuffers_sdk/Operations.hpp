@@ -5,8 +5,9 @@
 // graph validation (GraphWrapper, so the backend, every plugin and the test SDK), the CPU
 // executor's signatures and the frontend's deserialization all read it.
 //
-// Adding an operation: its table and union member in schemas/operations.fbs, a traits block
-// here, its entry in `Operations` below. docs/PluginDevelopment.md lists the rest.
+// Adding an operation: its table in schemas/<name>_attributes.fbs, its union member in
+// schemas/graph.fbs, a traits block here, its entry in `Operations` below (moved out of
+// `FormatOnlyOperations`, if it is one of those). docs/PluginDevelopment.md lists the rest.
 #pragma once
 
 #include "hipdnn_flatbuffers_sdk/operations/Contract.hpp"
@@ -154,16 +155,16 @@ struct OperationTraits<fb::BatchnormInferenceAttributes> {
 };
 
 template <>
-struct OperationTraits<fb::BatchnormInferenceVarianceExtAttributes> {
-    using A = fb::BatchnormInferenceVarianceExtAttributes;
+struct OperationTraits<fb::BatchnormInferenceAttributesVarianceExt> {
+    using A = fb::BatchnormInferenceAttributesVarianceExt;
     static constexpr std::string_view name = "batch norm inference from variance";
     static constexpr auto ports = std::tuple{input("x", &A::x_tensor_uid),
                                              input("mean", &A::mean_tensor_uid, PortRole::Statistic),
                                              input("variance", &A::variance_tensor_uid, PortRole::Statistic),
                                              input("scale", &A::scale_tensor_uid, PortRole::Parameter),
                                              input("bias", &A::bias_tensor_uid, PortRole::Parameter),
-                                             input("epsilon", &A::epsilon_tensor_uid, PortRole::Scalar),
-                                             output("y", &A::y_tensor_uid)};
+                                             output("y", &A::y_tensor_uid),
+                                             input("epsilon", &A::epsilon_tensor_uid, PortRole::Scalar)};
 
     static void check(const Contract<A>& c) {
         const auto& a = c.attributes;
@@ -280,9 +281,10 @@ struct OperationTraits<fb::PointwiseAttributes> {
         c.number("softplus_beta", a.softplus_beta(), true);
         const auto out = c.dims(a.out_0_tensor_uid());
         if (a.operation() == fb::PointwiseMode::GEN_INDEX) {
-            c.require(a.axis().has_value(), "pointwise mode GEN_INDEX needs axis");
-            c.require(*a.axis() >= 0 && *a.axis() < static_cast<int64_t>(out.size()),
-                      "GEN_INDEX axis " + std::to_string(*a.axis()) + " is outside 0.." +
+            c.require(a.axis_tensor_uid().has_value(),
+                      "pointwise mode GEN_INDEX needs axis_tensor_uid (the axis)");
+            c.require(*a.axis_tensor_uid() >= 0 && *a.axis_tensor_uid() < static_cast<int64_t>(out.size()),
+                      "GEN_INDEX axis " + std::to_string(*a.axis_tensor_uid()) + " is outside 0.." +
                           std::to_string(out.size() - 1));
         }
         c.broadcastsTo("in_0", a.in_0_tensor_uid(), out);
@@ -382,6 +384,12 @@ struct OperationTraits<fb::LayernormAttributes> {
                       (a.mean_tensor_uid().has_value() && a.inv_variance_tensor_uid().has_value()),
                   "layernorm TRAINING needs mean and inv_variance outputs");
         const auto x = c.dims(a.x_tensor_uid());
+        // Every dim but the first is normalized; 0 (absent) says the same.
+        const int64_t trailing = static_cast<int64_t>(x.size()) - 1;
+        c.require(a.normalized_dim_count() == 0 || a.normalized_dim_count() == trailing,
+                  "layernorm normalized_dim_count " + std::to_string(a.normalized_dim_count()) +
+                      " is not supported: only every dim but the first (" + std::to_string(trailing) +
+                      " for x of rank " + std::to_string(x.size()) + ") can be normalized");
         c.sameDims("y", a.y_tensor_uid(), "x", a.x_tensor_uid());
         c.normParameter("scale", a.scale_tensor_uid(), x);
         c.normParameter("bias", a.bias_tensor_uid(), x);
@@ -431,6 +439,9 @@ struct OperationTraits<fb::RMSNormBackwardAttributes> {
 
     static void check(const Contract<A>& c) {
         const auto& a = c.attributes;
+        c.require(a.inv_rms_tensor_uid().has_value(),
+                  "rmsnorm backward needs inv_rms (the forward pass's normalizer); recomputing it is not "
+                  "supported");
         const auto x = c.dims(a.x_tensor_uid());
         c.sameDims("dy", a.dy_tensor_uid(), "x", a.x_tensor_uid());
         c.sameDims("dx", a.dx_tensor_uid(), "x", a.x_tensor_uid());
@@ -495,22 +506,36 @@ struct OperationTraits<fb::ResampleFwdAttributes> {
 template <class... Attributes>
 struct OperationList {};
 
-// Every operation of the schema, in union order.
+// Every operation of the schema that this version runs, in union order.
 using Operations =
     OperationList<fb::BatchnormInferenceAttributes, fb::PointwiseAttributes, fb::BatchnormBackwardAttributes,
                   fb::BatchnormAttributes, fb::ConvolutionFwdAttributes, fb::ConvolutionBwdAttributes,
-                  fb::ConvolutionWrwAttributes, fb::BatchnormInferenceVarianceExtAttributes,
+                  fb::ConvolutionWrwAttributes, fb::BatchnormInferenceAttributesVarianceExt,
                   fb::MatmulAttributes, fb::RMSNormAttributes, fb::LayernormAttributes,
                   fb::RMSNormBackwardAttributes, fb::ReductionAttributes, fb::ResampleFwdAttributes>;
+
+// Union members declared only so that the format's type indices stay upstream's: a graph with
+// one of them is refused with a message that names it.
+using FormatOnlyOperations =
+    OperationList<fb::SdpaAttributes, fb::BlockScaleDequantizeAttributes, fb::BlockScaleQuantizeAttributes,
+                  fb::SdpaBackwardAttributes, fb::CustomOpAttributes>;
 
 template <class... Attributes>
 constexpr size_t operationCount(OperationList<Attributes...>) {
     return sizeof...(Attributes);
 }
 
-static_assert(operationCount(Operations{}) ==
+static_assert(operationCount(Operations{}) + operationCount(FormatOnlyOperations{}) ==
                   static_cast<size_t>(fb::NodeAttributes::MAX) - static_cast<size_t>(fb::NodeAttributes::MIN),
-              "every member of the NodeAttributes union needs a traits block and an entry in Operations");
+              "every member of the NodeAttributes union needs a traits block and an entry in Operations, "
+              "or an entry in FormatOnlyOperations");
+
+// True when `type` is a member of FormatOnlyOperations.
+inline bool isFormatOnly(fb::NodeAttributes type) {
+    return []<class... Attributes>(OperationList<Attributes...>, fb::NodeAttributes t) {
+        return ((fb::NodeAttributesTraits<Attributes>::enum_value == t) || ...);
+    }(FormatOnlyOperations{}, type);
+}
 
 // Calls visit(std::type_identity<Attributes>{}) for the operation whose union member is `type`;
 // false when no operation has it (NONE or a value the schema does not declare).

@@ -8,7 +8,7 @@
 #include <variant>
 #include <vector>
 
-#include <hipdnn_flatbuffers_sdk/data_objects/knobs_generated.h>
+#include <hipdnn_flatbuffers_sdk/data_objects/knob_value_generated.h>
 #include <hipdnn_flatbuffers_sdk/Builders.hpp>
 
 #include "Error.hpp"
@@ -65,12 +65,12 @@ inline Knob knobFromFlatbuffer(const fbs::Knob& source) {
         knob.defaultValue = int64_t{0};
 
     if (const auto* c = source.constraint_as_IntConstraint()) {
-        IntKnobConstraint constraint{c->min(), c->max(), c->step(), {}};
+        IntKnobConstraint constraint{c->min_value(), c->max_value(), c->step(), {}};
         if (c->valid_values())
             constraint.validValues.assign(c->valid_values()->begin(), c->valid_values()->end());
         knob.constraint = constraint;
     } else if (const auto* c = source.constraint_as_FloatConstraint()) {
-        FloatKnobConstraint constraint{c->min(), c->max(), {}};
+        FloatKnobConstraint constraint{c->min_value(), c->max_value(), {}};
         if (c->valid_values())
             constraint.validValues.assign(c->valid_values()->begin(), c->valid_values()->end());
         knob.constraint = constraint;

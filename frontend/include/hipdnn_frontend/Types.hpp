@@ -198,8 +198,9 @@ inline DataType fromFbs(fbs::DataType type) {
     return static_cast<DataType>(type);
 }
 
-// The schema spells NOT_SET as UNSET, MAX and MIN as MAX_OP and MIN_OP.
-static_assert(sameUnderlyingType<PointwiseMode, fbs::PointwiseMode>);
+// The schema spells NOT_SET as UNSET, MAX and MIN as MAX_OP and MIN_OP. Its enum is a byte (as
+// upstream's); the frontend's stays an int, and every value fits both.
+static_assert(static_cast<int64_t>(fbs::PointwiseMode::MAX) <= INT8_MAX);
 static_assert(sameValue(PointwiseMode::NOT_SET, fbs::PointwiseMode::UNSET));
 static_assert(sameValue(PointwiseMode::ABS, fbs::PointwiseMode::ABS));
 static_assert(sameValue(PointwiseMode::ADD, fbs::PointwiseMode::ADD));
@@ -292,7 +293,7 @@ inline ResampleMode fromFbs(fbs::ResampleMode mode) {
 }
 
 static_assert(sameUnderlyingType<PaddingMode, fbs::PaddingMode>);
-static_assert(sameValue(PaddingMode::NOT_SET, fbs::PaddingMode::NOT_SET));
+static_assert(sameValue(PaddingMode::NOT_SET, fbs::PaddingMode::PADDING_NOT_SET));
 static_assert(sameValue(PaddingMode::NEG_INF_PAD, fbs::PaddingMode::NEG_INF_PAD));
 static_assert(sameValue(PaddingMode::ZERO_PAD, fbs::PaddingMode::ZERO_PAD));
 static_assert(sameValue(PaddingMode::EDGE_VAL_PAD, fbs::PaddingMode::EDGE_VAL_PAD));

@@ -18,13 +18,13 @@
 // hipdnnEnginePluginGetApplicableEngineIds, which on success leaves one line
 // "<engine name>: <reason>" per declining engine.
 
-#include <hipdnn_flatbuffers_sdk/data_objects/execution_plan_generated.h>
 #include <hipdnn_plugin_sdk/EnginePluginApi.h>
 #include <hipdnn_data_sdk/logging/CallbackLogger.hpp>
 #include <hipdnn_flatbuffers_sdk/Builders.hpp>
 #include <hipdnn_flatbuffers_sdk/EngineConfigWrapper.hpp>
 #include <hipdnn_flatbuffers_sdk/FlatbufferError.hpp>
 #include <hipdnn_flatbuffers_sdk/GraphWrapper.hpp>
+#include <hipdnn_flatbuffers_sdk/SerializedPlan.hpp>
 #include <hipdnn_plugin_sdk/DeviceBuffers.hpp>
 #include <hipdnn_plugin_sdk/EngineManager.hpp>
 #include <hipdnn_plugin_sdk/IExecutionContext.hpp>
@@ -449,8 +449,9 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetEngineName(int64_
     });
 }
 
-// The serialized form is a SerializedExecutionPlan FlatBuffer holding only the engine id and the
-// engine's own bytes (plugin_context); the engine id routes deserialization back to the engine.
+// The serialized form is a SerializedExecutionPlan FlatBuffer holding only the layout version, the
+// engine id and the engine's own bytes (plugin_payload); the engine id routes deserialization back
+// to the engine.
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginSerializeExecutionContext(
     hipdnnEnginePluginHandle_t handle, hipdnnEnginePluginExecutionContext_t execution_context,
     hipdnnPluginConstData_t* serialized) {
@@ -464,8 +465,9 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginSerializeExecutionCo
         flatbuffers::FlatBufferBuilder builder(contextBytes.size() + 64);
         const auto pluginContext = builder.CreateVector(contextBytes);
         hipdnn_flatbuffers_sdk::data_objects::SerializedExecutionPlanBuilder plan(builder);
+        plan.add_version(hipdnn_flatbuffers_sdk::kSerializedExecutionPlanVersion);
         plan.add_engine_id(holder.engineId);
-        plan.add_plugin_context(pluginContext);
+        plan.add_plugin_payload(pluginContext);
         builder.Finish(plan.Finish());
         publishOwnedBuffer(std::span<const uint8_t>(builder.GetBufferPointer(), builder.GetSize()),
                            *serialized);
@@ -500,11 +502,18 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginCreateExecutionConte
                     " bytes is not a serialized execution context (FlatBuffers verification failed)");
         }
         const auto* plan = hipdnn_flatbuffers_sdk::data_objects::GetSerializedExecutionPlan(copy.data());
+        if (plan->version() != hipdnn_flatbuffers_sdk::kSerializedExecutionPlanVersion) {
+            throw hipdnn_plugin_sdk::PluginError(
+                HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+                "serialized: execution context of layout version " + std::to_string(plan->version()) +
+                    "; this plugin reads version " +
+                    std::to_string(hipdnn_flatbuffers_sdk::kSerializedExecutionPlanVersion));
+        }
         const hipdnn_plugin_sdk::IEngine<PluginHandle>& engine = engineManager().engine(plan->engine_id());
         std::span<const uint8_t> contextBytes;
-        if (plan->plugin_context() != nullptr) {
+        if (plan->plugin_payload() != nullptr) {
             contextBytes =
-                std::span<const uint8_t>(plan->plugin_context()->data(), plan->plugin_context()->size());
+                std::span<const uint8_t>(plan->plugin_payload()->data(), plan->plugin_payload()->size());
         }
         auto holder = std::make_unique<ExecutionContextHolder>(ExecutionContextHolder{
             engine.id(), engine.deserializeExecutionContext(pluginHandle, contextBytes)});

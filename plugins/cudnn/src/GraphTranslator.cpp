@@ -16,7 +16,7 @@ bool isNormalization(fb::NodeAttributes type) {
     return type == fb::NodeAttributes::LayernormAttributes || type == fb::NodeAttributes::RMSNormAttributes ||
            type == fb::NodeAttributes::RMSNormBackwardAttributes ||
            type == fb::NodeAttributes::BatchnormInferenceAttributes ||
-           type == fb::NodeAttributes::BatchnormInferenceVarianceExtAttributes ||
+           type == fb::NodeAttributes::BatchnormInferenceAttributesVarianceExt ||
            type == fb::NodeAttributes::BatchnormAttributes ||
            type == fb::NodeAttributes::BatchnormBackwardAttributes;
 }
@@ -194,9 +194,9 @@ CudnnGraphSpec translateGraph(const hipdnn_flatbuffers_sdk::GraphWrapper& graph)
             case fb::NodeAttributes::BatchnormInferenceAttributes:
                 translateBatchnormInference(context, *node.attributesAs<fb::BatchnormInferenceAttributes>());
                 break;
-            case fb::NodeAttributes::BatchnormInferenceVarianceExtAttributes:
+            case fb::NodeAttributes::BatchnormInferenceAttributesVarianceExt:
                 translateBatchnormInferenceVariance(
-                    context, *node.attributesAs<fb::BatchnormInferenceVarianceExtAttributes>());
+                    context, *node.attributesAs<fb::BatchnormInferenceAttributesVarianceExt>());
                 break;
             case fb::NodeAttributes::BatchnormAttributes:
                 translateBatchnormTraining(context, *node.attributesAs<fb::BatchnormAttributes>());

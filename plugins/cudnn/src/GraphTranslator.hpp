@@ -57,7 +57,7 @@ void translateReduction(TranslationContext& context, const fb::ReductionAttribut
 void translateBatchnormInference(TranslationContext& context,
                                  const fb::BatchnormInferenceAttributes& attributes);
 void translateBatchnormInferenceVariance(TranslationContext& context,
-                                         const fb::BatchnormInferenceVarianceExtAttributes& attributes);
+                                         const fb::BatchnormInferenceAttributesVarianceExt& attributes);
 void translateBatchnormTraining(TranslationContext& context, const fb::BatchnormAttributes& attributes);
 void translateBatchnormBackward(TranslationContext& context,
                                 const fb::BatchnormBackwardAttributes& attributes);

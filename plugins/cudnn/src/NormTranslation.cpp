@@ -53,7 +53,7 @@ void translateBatchnormInference(TranslationContext& context,
 }
 
 void translateBatchnormInferenceVariance(TranslationContext& context,
-                                         const fb::BatchnormInferenceVarianceExtAttributes& attributes) {
+                                         const fb::BatchnormInferenceAttributesVarianceExt& attributes) {
     const int64_t variance = context.tensor(attributes.variance_tensor_uid(), "variance");
     const int64_t epsilon = context.tensor(attributes.epsilon_tensor_uid(), "epsilon");
     const int64_t shifted = context.addVirtualLike(variance, "variance_plus_epsilon");
@@ -191,8 +191,9 @@ void translateRmsNormBackward(TranslationContext& context, const fb::RMSNormBack
     addMode(operation, CUDNN_ATTR_OPERATION_NORM_BWD_MODE, CUDNN_RMS_NORM);
     addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_DYDESC, attributes.dy_tensor_uid(), "dy");
     addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_XDESC, attributes.x_tensor_uid(), "x");
+    // Present: the operation contract requires inv_rms.
     addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_INV_VARIANCE_DESC,
-            attributes.inv_rms_tensor_uid(), "inv_rms");
+            *attributes.inv_rms_tensor_uid(), "inv_rms");
     addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_SCALE_DESC, attributes.scale_tensor_uid(),
             "scale");
     addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_DXDESC, attributes.dx_tensor_uid(), "dx");

@@ -76,9 +76,9 @@ void translatePointwise(TranslationContext& context, const fb::PointwiseAttribut
     addFloatParameter(descriptor, CUDNN_ATTR_POINTWISE_SWISH_BETA, attributes.swish_beta());
     addFloatParameter(descriptor, CUDNN_ATTR_POINTWISE_ELU_ALPHA, attributes.elu_alpha());
     addFloatParameter(descriptor, CUDNN_ATTR_POINTWISE_SOFTPLUS_BETA, attributes.softplus_beta());
-    if (attributes.axis()) {
+    if (attributes.axis_tensor_uid()) {
         descriptor.attributes.push_back(
-            Attribute::scalar(CUDNN_ATTR_POINTWISE_AXIS, CUDNN_TYPE_INT64, *attributes.axis()));
+            Attribute::scalar(CUDNN_ATTR_POINTWISE_AXIS, CUDNN_TYPE_INT64, *attributes.axis_tensor_uid()));
     }
     operation.subDescriptor = std::move(descriptor);
     operation.subDescriptorAttribute = CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR;

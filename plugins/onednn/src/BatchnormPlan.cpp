@@ -98,7 +98,7 @@ std::unique_ptr<PlanStep> buildBatchnormInferenceStep(const dnnl::engine& engine
         scaleUid = a->scale_tensor_uid();
         biasUid = a->bias_tensor_uid();
     } else {
-        const auto* v = node.attributesAs<fb::BatchnormInferenceVarianceExtAttributes>();
+        const auto* v = node.attributesAs<fb::BatchnormInferenceAttributesVarianceExt>();
         xUid = v->x_tensor_uid();
         meanUid = v->mean_tensor_uid();
         varianceUid = v->variance_tensor_uid();

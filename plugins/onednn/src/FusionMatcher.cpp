@@ -112,9 +112,9 @@ Primary classify(const NodeWrapper& node) {
             return {StageKind::BatchnormInference,
                     node.attributesAs<fb::BatchnormInferenceAttributes>()->y_tensor_uid(),
                     FusionScope::ReluOnly};
-        case A::BatchnormInferenceVarianceExtAttributes:
+        case A::BatchnormInferenceAttributesVarianceExt:
             return {StageKind::BatchnormInferenceVariance,
-                    node.attributesAs<fb::BatchnormInferenceVarianceExtAttributes>()->y_tensor_uid(),
+                    node.attributesAs<fb::BatchnormInferenceAttributesVarianceExt>()->y_tensor_uid(),
                     FusionScope::ReluOnly};
         case A::BatchnormAttributes:
             return {StageKind::BatchnormTraining,

@@ -41,7 +41,7 @@ std::unique_ptr<PlanStep> buildPoolingStep(const dnnl::engine& engine, const Gra
         case fb::ResampleMode::MAXPOOL:
             // oneDNN max pooling ignores padded elements, which is -inf padding.
             if (padded && a->padding_mode() != fb::PaddingMode::NEG_INF_PAD &&
-                a->padding_mode() != fb::PaddingMode::NOT_SET) {
+                a->padding_mode() != fb::PaddingMode::PADDING_NOT_SET) {
                 decline(node, std::string("max pooling with padding mode ") +
                                   fb::EnumNamePaddingMode(a->padding_mode()) + " (oneDNN pads with -inf)");
             }

@@ -3,7 +3,6 @@
 #include "ReluAddKernels.hpp"
 
 #include <hipdnn_flatbuffers_sdk/data_objects/graph_generated.h>
-#include <hipdnn_flatbuffers_sdk/data_objects/operations_generated.h>
 #include <hipdnn_data_sdk/utilities/Tensor.hpp>
 
 #include <string_view>
@@ -72,10 +71,11 @@ private:
             reason = node.describe() + ": RELU_FWD with clip or slope parameters is not supported";
             return false;
         }
+        // UNSET on the node and the graph means float.
         const fb::DataType computeType = node.node().compute_data_type() != fb::DataType::UNSET
                                              ? node.node().compute_data_type()
                                              : _graph.graph().compute_data_type();
-        if (computeType != fb::DataType::FLOAT) {
+        if (computeType != fb::DataType::FLOAT && computeType != fb::DataType::UNSET) {
             reason = node.describe() + ": compute type " + fb::EnumNameDataType(computeType) +
                      " is not supported (only FLOAT)";
             return false;

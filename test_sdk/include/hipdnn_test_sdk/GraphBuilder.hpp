@@ -38,7 +38,7 @@ struct PoolingGeometry {
     std::vector<int64_t> stride;
     std::vector<int64_t> window;
     hipdnn_flatbuffers_sdk::data_objects::PaddingMode paddingMode =
-        hipdnn_flatbuffers_sdk::data_objects::PaddingMode::NOT_SET;
+        hipdnn_flatbuffers_sdk::data_objects::PaddingMode::PADDING_NOT_SET;
 };
 
 /// Optional pointwise parameters; unset ones are left out of the node.

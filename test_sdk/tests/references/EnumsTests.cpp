@@ -2,7 +2,7 @@
 // schema's UNSET / NOT_SET among them) rather than guessing.
 #include "ReferenceTestHelpers.hpp"
 
-#include <hipdnn_flatbuffers_sdk/data_objects/operations_generated.h>
+#include <hipdnn_flatbuffers_sdk/data_objects/graph_generated.h>
 #include <hipdnn_test_sdk/references/Convolution.hpp>
 #include <hipdnn_test_sdk/references/Pointwise.hpp>
 #include <hipdnn_test_sdk/references/Pooling.hpp>
@@ -66,7 +66,7 @@ TEST(ReferenceEnums, PoolingRejectsModesItDoesNotImplement) {
             << fbs::EnumNameResampleMode(mode);
     }
     auto params = valid;
-    params.paddingMode = refs::PaddingMode::NOT_SET;
+    params.paddingMode = refs::PaddingMode::PADDING_NOT_SET;
     EXPECT_THROW(refs::poolingForward<float>(params, x.constView(), y.view()), std::invalid_argument);
 }
 

@@ -159,7 +159,7 @@ GraphTolerance graphTolerance(const GraphWrapper& graph) {
             length = dimsOf(graph, matmul->a_tensor_uid()).back();
         } else if (node.attributesAs<fbs::BatchnormInferenceAttributes>() != nullptr) {
             op = ToleranceOp::BatchnormInference;
-        } else if (node.attributesAs<fbs::BatchnormInferenceVarianceExtAttributes>() != nullptr) {
+        } else if (node.attributesAs<fbs::BatchnormInferenceAttributesVarianceExt>() != nullptr) {
             op = ToleranceOp::BatchnormInferenceVariance;
         } else if (node.attributesAs<fbs::BatchnormAttributes>() != nullptr) {
             op = ToleranceOp::BatchnormTraining;

@@ -1,7 +1,7 @@
 // Pointwise modes: how many tensors each reads.
 #pragma once
 
-#include "hipdnn_flatbuffers_sdk/data_objects/operations_generated.h"
+#include "hipdnn_flatbuffers_sdk/data_objects/graph_generated.h"
 
 namespace hipdnn_flatbuffers_sdk {
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include <hipdnn_flatbuffers_sdk/data_objects/knobs_generated.h>
+#include <hipdnn_flatbuffers_sdk/data_objects/knob_value_generated.h>
 
 namespace hipdnn_frontend::graph {
 

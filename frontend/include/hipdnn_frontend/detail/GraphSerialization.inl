@@ -58,20 +58,24 @@ inline std::pair<fbs::TensorValue, flatbuffers::Offset<void>> packValue(
         // Half and bfloat16 scalars are stored as float, tagged with their type.
         switch (tensor.get_data_type()) {
             case DataType::HALF:
-                return {fbs::TensorValue::Float16Value, fbs::CreateFloat16Value(builder, *real).Union()};
+                return {fbs::TensorValue::Float16Value,
+                        builder.CreateStruct(fbs::Float16Value(*real)).Union()};
             case DataType::BFLOAT16:
-                return {fbs::TensorValue::BFloat16Value, fbs::CreateBFloat16Value(builder, *real).Union()};
+                return {fbs::TensorValue::BFloat16Value,
+                        builder.CreateStruct(fbs::BFloat16Value(*real)).Union()};
             default:
-                return {fbs::TensorValue::Float32Value, fbs::CreateFloat32Value(builder, *real).Union()};
+                return {fbs::TensorValue::Float32Value,
+                        builder.CreateStruct(fbs::Float32Value(*real)).Union()};
         }
     }
     if (const auto* real = std::get_if<double>(&*value)) {
-        return {fbs::TensorValue::Float64Value, fbs::CreateFloat64Value(builder, *real).Union()};
+        return {fbs::TensorValue::Float64Value, builder.CreateStruct(fbs::Float64Value(*real)).Union()};
     }
     if (const auto* number = std::get_if<int32_t>(&*value)) {
-        return {fbs::TensorValue::Int32Value, fbs::CreateInt32Value(builder, *number).Union()};
+        return {fbs::TensorValue::Int32Value, builder.CreateStruct(fbs::Int32Value(*number)).Union()};
     }
-    return {fbs::TensorValue::Int64Value, fbs::CreateInt64Value(builder, std::get<int64_t>(*value)).Union()};
+    return {fbs::TensorValue::Int64Value,
+            builder.CreateStruct(fbs::Int64Value(std::get<int64_t>(*value))).Union()};
 }
 
 inline Error unpackValue(const fbs::TensorAttributes& source, TensorAttributes& tensor) {

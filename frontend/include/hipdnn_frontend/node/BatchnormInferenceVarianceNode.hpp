@@ -11,7 +11,7 @@ class BatchnormInferenceVarianceNode
     : public NodeBase<BatchnormInferenceVarianceNode, BatchnormInferenceVarianceAttributes> {
 public:
     static constexpr NodeType kType = NodeType::BATCHNORM_INFERENCE_VARIANCE;
-    using Schema = fbs::BatchnormInferenceVarianceExtAttributes;
+    using Schema = fbs::BatchnormInferenceAttributesVarianceExt;
     using NodeBase::NodeBase;
 
     static std::string_view portName(InputNames port) {
@@ -48,16 +48,16 @@ public:
     }
 
     flatbuffers::Offset<Schema> packAttributes(flatbuffers::FlatBufferBuilder& b, const UidMap& uids) const {
-        auto offset = fbs::CreateBatchnormInferenceVarianceExtAttributes(
+        auto offset = fbs::CreateBatchnormInferenceAttributesVarianceExt(
             b, detail::uidOf(uids, in(InputNames::X)), detail::uidOf(uids, in(InputNames::MEAN)),
             detail::uidOf(uids, in(InputNames::VARIANCE)), detail::uidOf(uids, in(InputNames::SCALE)),
-            detail::uidOf(uids, in(InputNames::BIAS)), detail::uidOf(uids, in(InputNames::EPSILON)),
-            detail::uidOf(uids, out(OutputNames::Y)));
+            detail::uidOf(uids, in(InputNames::BIAS)), detail::uidOf(uids, out(OutputNames::Y)),
+            detail::uidOf(uids, in(InputNames::EPSILON)));
         return offset;
     }
 
     static BatchnormInferenceVarianceAttributes unpack(
-        const fbs::BatchnormInferenceVarianceExtAttributes& source, const detail::TensorLookup& tensors) {
+        const fbs::BatchnormInferenceAttributesVarianceExt& source, const detail::TensorLookup& tensors) {
         BatchnormInferenceVarianceAttributes result;
         result.inputs[InputNames::X] = tensors(source.x_tensor_uid());
         result.inputs[InputNames::MEAN] = tensors(source.mean_tensor_uid());

@@ -46,6 +46,13 @@ public:
         HIPDNN_CHECK_FRONTEND_ERROR(requireInput(InputNames::X));
         const auto& x = *in(InputNames::X);
         HIPDNN_CHECK_FRONTEND_ERROR(detail::requireRank(name(), "X", x, 2));
+        const int64_t count = attributes.get_normalized_dim_count();
+        const auto trailing = static_cast<int64_t>(x.get_dim().size()) - 1;
+        HIPDNN_RETURN_FRONTEND_ERROR_IF(count != 0 && count != trailing, ErrorCode::INVALID_VALUE,
+                                        detail::nodePrefix(name()) + "normalized_dim_count " +
+                                            std::to_string(count) +
+                                            " is not supported: only every dim but the first (" +
+                                            std::to_string(trailing) + ") can be normalized");
         const auto parameterDims = detail::normParameterDims(x.get_dim());
         for (auto port : {InputNames::SCALE, InputNames::BIAS}) {
             HIPDNN_CHECK_FRONTEND_ERROR(requireInput(port));
@@ -67,7 +74,8 @@ public:
         auto offset = fbs::CreateLayernormAttributes(
             b, detail::uidOf(uids, in(InputNames::X)), detail::uidOf(uids, in(InputNames::SCALE)),
             detail::uidOf(uids, in(InputNames::BIAS)), detail::uidOf(uids, in(InputNames::EPSILON)),
-            detail::uidOf(uids, out(OutputNames::Y)), detail::optionalUidOf(uids, out(OutputNames::MEAN)),
+            detail::uidOf(uids, out(OutputNames::Y)), attributes.get_normalized_dim_count(),
+            detail::optionalUidOf(uids, out(OutputNames::MEAN)),
             detail::optionalUidOf(uids, out(OutputNames::INV_VARIANCE)),
             detail::toFbs(attributes.get_forward_phase()));
         return offset;
@@ -76,6 +84,7 @@ public:
     static LayernormAttributes unpack(const Schema& source, const detail::TensorLookup& tensors) {
         LayernormAttributes result;
         result.set_forward_phase(detail::fromFbs(source.forward_phase()));
+        result.set_normalized_dim_count(source.normalized_dim_count());
         result.inputs[InputNames::X] = tensors(source.x_tensor_uid());
         result.inputs[InputNames::SCALE] = tensors(source.scale_tensor_uid());
         result.inputs[InputNames::BIAS] = tensors(source.bias_tensor_uid());

@@ -96,8 +96,8 @@ public:
             result.set_relu_upper_clip(*source.relu_upper_clip());
         if (source.relu_lower_clip_slope())
             result.set_relu_lower_clip_slope(*source.relu_lower_clip_slope());
-        if (source.axis())
-            result.set_axis(*source.axis());
+        if (source.axis_tensor_uid())
+            result.set_axis(*source.axis_tensor_uid());
         if (source.swish_beta())
             result.set_swish_beta(*source.swish_beta());
         if (source.elu_alpha())

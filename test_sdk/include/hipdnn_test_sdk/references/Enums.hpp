@@ -1,6 +1,6 @@
 #pragma once
 
-#include <hipdnn_flatbuffers_sdk/data_objects/operations_generated.h>
+#include <hipdnn_flatbuffers_sdk/data_objects/graph_generated.h>
 
 // The references take the schema's own enums (flatbuffers_sdk/schemas/operations.fbs), so there is
 // no copy to drift from it and the executor passes a node's mode through unchanged. A reference

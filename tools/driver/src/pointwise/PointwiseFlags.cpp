@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include <hipdnn_flatbuffers_sdk/data_objects/operations_generated.h>
+#include <hipdnn_flatbuffers_sdk/data_objects/graph_generated.h>
 
 namespace hipdnn_driver {
 namespace {

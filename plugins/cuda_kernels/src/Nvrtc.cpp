@@ -1,0 +1,134 @@
+#include "Nvrtc.hpp"
+
+#include <nvrtc.h>
+
+#include <dlfcn.h>
+
+namespace hipdnn_cuda_kernels {
+
+// Only the declarations of nvrtc.h are used: each function is resolved with dlsym.
+struct Nvrtc::Functions {
+    decltype(&nvrtcGetErrorString) getErrorString = nullptr;
+    decltype(&nvrtcVersion) version = nullptr;
+    decltype(&nvrtcCreateProgram) createProgram = nullptr;
+    decltype(&nvrtcDestroyProgram) destroyProgram = nullptr;
+    decltype(&nvrtcCompileProgram) compileProgram = nullptr;
+    decltype(&nvrtcGetProgramLogSize) getProgramLogSize = nullptr;
+    decltype(&nvrtcGetProgramLog) getProgramLog = nullptr;
+    decltype(&nvrtcGetCUBINSize) getCubinSize = nullptr;
+    decltype(&nvrtcGetCUBIN) getCubin = nullptr;
+};
+
+namespace {
+
+template <class F>
+bool resolve(void* library, const char* name, F& function, std::string& reason) {
+    function = reinterpret_cast<F>(dlsym(library, name));
+    if (function == nullptr) {
+        reason = std::string(kNvrtcLibraryName) + " lacks " + name;
+        return false;
+    }
+    return true;
+}
+
+struct LoadOutcome {
+    std::unique_ptr<Nvrtc> nvrtc;
+    std::string reason;
+};
+
+}  // namespace
+
+Nvrtc::Nvrtc(void* library, std::unique_ptr<Functions> functions, std::string version)
+    : _library(library), _functions(std::move(functions)), _version(std::move(version)) {}
+
+Nvrtc::~Nvrtc() {
+    dlclose(_library);
+}
+
+const Nvrtc* Nvrtc::instance(std::string& reason) {
+    static const LoadOutcome outcome = [] {
+        LoadOutcome loaded;
+        void* library = dlopen(kNvrtcLibraryName, RTLD_NOW | RTLD_LOCAL);
+        if (library == nullptr) {
+            const char* error = dlerror();
+            loaded.reason = std::string("NVRTC is not available: dlopen(\"") + kNvrtcLibraryName +
+                            "\") failed: " + (error != nullptr ? error : "unknown error");
+            return loaded;
+        }
+        auto functions = std::make_unique<Functions>();
+        Functions& f = *functions;
+        if (!resolve(library, "nvrtcGetErrorString", f.getErrorString, loaded.reason) ||
+            !resolve(library, "nvrtcVersion", f.version, loaded.reason) ||
+            !resolve(library, "nvrtcCreateProgram", f.createProgram, loaded.reason) ||
+            !resolve(library, "nvrtcDestroyProgram", f.destroyProgram, loaded.reason) ||
+            !resolve(library, "nvrtcCompileProgram", f.compileProgram, loaded.reason) ||
+            !resolve(library, "nvrtcGetProgramLogSize", f.getProgramLogSize, loaded.reason) ||
+            !resolve(library, "nvrtcGetProgramLog", f.getProgramLog, loaded.reason) ||
+            !resolve(library, "nvrtcGetCUBINSize", f.getCubinSize, loaded.reason) ||
+            !resolve(library, "nvrtcGetCUBIN", f.getCubin, loaded.reason)) {
+            dlclose(library);
+            return loaded;
+        }
+        int major = 0;
+        int minor = 0;
+        if (f.version(&major, &minor) != NVRTC_SUCCESS) {
+            loaded.reason = std::string(kNvrtcLibraryName) + ": nvrtcVersion failed";
+            dlclose(library);
+            return loaded;
+        }
+        loaded.nvrtc.reset(
+            new Nvrtc(library, std::move(functions), std::to_string(major) + "." + std::to_string(minor)));
+        return loaded;
+    }();
+    if (outcome.nvrtc == nullptr) {
+        reason = outcome.reason;
+    }
+    return outcome.nvrtc.get();
+}
+
+CompileResult Nvrtc::compileToCubin(const std::string& source, const std::string& programName,
+                                    int computeCapability) const {
+    const Functions& f = *_functions;
+    CompileResult result;
+    const auto fail = [&](const char* call, nvrtcResult status) {
+        result.error = std::string(call) + " failed: " + f.getErrorString(status);
+    };
+    nvrtcProgram program = nullptr;
+    if (const nvrtcResult status =
+            f.createProgram(&program, source.c_str(), programName.c_str(), 0, nullptr, nullptr);
+        status != NVRTC_SUCCESS) {
+        fail("nvrtcCreateProgram", status);
+        return result;
+    }
+    // sm_XY (not compute_XY) makes NVRTC produce a CUBIN for exactly this architecture.
+    const std::string architecture = "--gpu-architecture=sm_" + std::to_string(computeCapability);
+    const char* options[] = {architecture.c_str(), "--std=c++17", "--device-as-default-execution-space"};
+    const nvrtcResult compiled = f.compileProgram(program, 3, options);
+    if (compiled != NVRTC_SUCCESS) {
+        size_t logSize = 0;
+        std::string log;
+        if (f.getProgramLogSize(program, &logSize) == NVRTC_SUCCESS && logSize > 1) {
+            log.resize(logSize);
+            f.getProgramLog(program, log.data());
+            log.resize(logSize - 1);
+        }
+        fail("nvrtcCompileProgram", compiled);
+        result.error += " (" + architecture + "): " + log;
+    } else {
+        size_t cubinSize = 0;
+        if (const nvrtcResult status = f.getCubinSize(program, &cubinSize); status != NVRTC_SUCCESS) {
+            fail("nvrtcGetCUBINSize", status);
+        } else {
+            result.cubin.resize(cubinSize);
+            if (const nvrtcResult got = f.getCubin(program, reinterpret_cast<char*>(result.cubin.data()));
+                got != NVRTC_SUCCESS) {
+                fail("nvrtcGetCUBIN", got);
+                result.cubin.clear();
+            }
+        }
+    }
+    f.destroyProgram(&program);
+    return result;
+}
+
+}  // namespace hipdnn_cuda_kernels

@@ -1,0 +1,51 @@
+// NVRTC, loaded at first use with dlopen so that the plugin loads (and declines graphs with a
+// reason) where libnvrtc is absent: the library is large and often not installed beside the driver.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hipdnn_cuda_kernels {
+
+/// The file name dlopen is asked for; the loader's search path finds it.
+inline constexpr const char* kNvrtcLibraryName = "libnvrtc.so.13";
+
+/// A CUBIN, or the reason there is none (the compiler's log for a failed compilation).
+struct CompileResult {
+    std::vector<uint8_t> cubin;
+    std::string error;
+
+    bool succeeded() const { return error.empty(); }
+};
+
+class Nvrtc {
+public:
+    /// The process-wide instance: loaded on the first call; every later call returns the same
+    /// outcome. Null when the library or one of its functions cannot be found; `reason` then
+    /// names the library and dlerror's text.
+    static const Nvrtc* instance(std::string& reason);
+
+    /// "major.minor" of the loaded library.
+    const std::string& version() const { return _version; }
+
+    /// Compiles `source` for the real architecture sm_<computeCapability> (e.g. 90) to CUBIN.
+    CompileResult compileToCubin(const std::string& source, const std::string& programName,
+                                 int computeCapability) const;
+
+    struct Functions;
+    ~Nvrtc();
+    Nvrtc(const Nvrtc&) = delete;
+    Nvrtc& operator=(const Nvrtc&) = delete;
+
+private:
+    Nvrtc(void* library, std::unique_ptr<Functions> functions, std::string version);
+
+    void* _library;
+    std::unique_ptr<Functions> _functions;
+    std::string _version;
+};
+
+}  // namespace hipdnn_cuda_kernels

@@ -92,8 +92,12 @@ void expectMatchesReference(const GraphBuilder& builder, const RunOptions& optio
         hostPointers[uid] = tensor.bytes.data();
     }
     Backend& backend = Backend::instance();
+    std::vector<std::byte> hostWorkspace;
     const std::string cpuError = hipdnn_test_sdk::runThroughBackend(backend.cpu->get(), bytes, hostPointers,
-                                                                    [](size_t) -> void* { return nullptr; });
+                                                                    [&](size_t size) -> void* {
+                                                                        hostWorkspace.resize(size);
+                                                                        return hostWorkspace.data();
+                                                                    });
     ASSERT_EQ(cpuError, "") << "CPU reference run failed";
 
     const size_t padding = options.misalign ? 16 : 0;

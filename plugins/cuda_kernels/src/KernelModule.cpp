@@ -71,12 +71,13 @@ const void* KernelModule::kernel(const std::string& name) const {
     return found->second;
 }
 
-int KernelModule::blocksPerMultiprocessor(const void* kernel, unsigned blockSize) const {
+int KernelModule::blocksPerMultiprocessor(const DeviceInfo& device, const void* kernel, unsigned blockSize) {
     int blocks = 0;
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, static_cast<int>(blockSize), 0) !=
-        cudaSuccess) {
-        cudaGetLastError();  // clear it: an occupancy query failure only costs the estimate
-        return 1;
+            cudaSuccess ||
+        blocks <= 0) {
+        cudaGetLastError();  // clear it: the thread limit is a sound estimate
+        blocks = device.maxThreadsPerMultiprocessor / static_cast<int>(blockSize);
     }
     return std::max(1, blocks);
 }

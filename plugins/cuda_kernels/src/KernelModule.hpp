@@ -37,8 +37,9 @@ public:
     /// The kernel `name` (one of those given to load) as cudaLaunchKernel takes it.
     const void* kernel(const std::string& name) const;
 
-    /// Resident blocks of `blockSize` threads per multiprocessor for `kernel` (at least 1).
-    int blocksPerMultiprocessor(const void* kernel, unsigned blockSize) const;
+    /// Resident blocks of `blockSize` threads per multiprocessor for `kernel`: the occupancy
+    /// calculator's answer, else the device's thread limit divided by `blockSize` (at least 1).
+    static int blocksPerMultiprocessor(const DeviceInfo& device, const void* kernel, unsigned blockSize);
 
 private:
     KernelModule() = default;

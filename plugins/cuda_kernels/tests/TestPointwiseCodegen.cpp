@@ -131,6 +131,13 @@ TEST(PointwiseCodegen, Sm75RoundsBf16InSoftware) {
     expectCompiles(plan.source, 75);
 }
 
+TEST(PointwiseCodegen, OneElementGraphsCompile) {
+    const auto plan = planOf(scaleAddReluGraph(fb::DataType::HALF, {1, 1}), 90);
+    EXPECT_TRUE(plan.program.contiguous);
+    EXPECT_FALSE(plan.program.operands[2].isSingleElement);  // outputs are written, never broadcast
+    expectCompiles(plan.source, 90);
+}
+
 TEST(PointwiseCodegen, LargeTensorsIndexIn64Bits) {
     const auto plan = planOf(scaleAddReluGraph(fb::DataType::HALF, {1, 1, 65536, 65536}), 90);
     EXPECT_NE(plan.source.source.find("typedef unsigned long long hdnn_index;"), std::string::npos);

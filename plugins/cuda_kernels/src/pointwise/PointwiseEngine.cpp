@@ -23,14 +23,15 @@ public:
         const PointwiseProgram& program = plan.program;
         const int64_t elements = program.elementCount();
         _scalarKernel = _module->kernel(kPointwiseScalarKernel);
-        _scalarShape = gridStrideShape(handle.device(), elements, kPointwiseBlockSize,
-                                       _module->blocksPerMultiprocessor(_scalarKernel, kPointwiseBlockSize));
+        _scalarShape = gridStrideShape(
+            handle.device(), elements, kPointwiseBlockSize,
+            KernelModule::blocksPerMultiprocessor(handle.device(), _scalarKernel, kPointwiseBlockSize));
         const int width = plan.source.vectorWidth;
         if (width > 0) {
             _vectorKernel = _module->kernel(kPointwiseVectorKernel);
-            _vectorShape =
-                gridStrideShape(handle.device(), elements / width, kPointwiseBlockSize,
-                                _module->blocksPerMultiprocessor(_vectorKernel, kPointwiseBlockSize));
+            _vectorShape = gridStrideShape(
+                handle.device(), elements / width, kPointwiseBlockSize,
+                KernelModule::blocksPerMultiprocessor(handle.device(), _vectorKernel, kPointwiseBlockSize));
         }
         for (const MemoryOperand& operand : program.operands) {
             _uids.push_back(operand.uid);

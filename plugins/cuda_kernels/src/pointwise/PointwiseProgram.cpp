@@ -174,8 +174,8 @@ private:
         operand.type = *element;
         operand.strides = std::move(*strides);
         operand.isOutput = isOutput;
-        operand.isSingleElement =
-            std::all_of(tensor.dims()->begin(), tensor.dims()->end(), [](int64_t dim) { return dim == 1; });
+        operand.isSingleElement = !isOutput && std::all_of(tensor.dims()->begin(), tensor.dims()->end(),
+                                                           [](int64_t dim) { return dim == 1; });
         _operandOf[uid] = _program.operands.size();
         _program.operands.push_back(std::move(operand));
         return true;

@@ -28,7 +28,7 @@ struct MemoryOperand {
     ElementType type = ElementType::Float;
     std::vector<int64_t> strides;  // one per iteration dim; 0 where the tensor broadcasts
     bool isOutput = false;
-    bool isSingleElement = false;  // reads element 0 for every index
+    bool isSingleElement = false;  // an input of one element, read at offset 0 for every index
 };
 
 /// Where a step input comes from.

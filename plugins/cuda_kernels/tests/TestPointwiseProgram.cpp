@@ -115,6 +115,19 @@ TEST(PointwiseProgram, VirtualHalfIntermediatesAreRounded) {
     EXPECT_FALSE(program->steps[1].roundTo.has_value());
 }
 
+TEST(PointwiseProgram, FloatIntermediatesOfDoubleStepsAreRounded) {
+    auto builder = scaleAddReluGraph(fb::DataType::FLOAT, {4});
+    builder.setComputeDataType(fb::DataType::DOUBLE);
+    std::string reason;
+    const auto program = analyzePointwiseGraph(wrap(builder), reason);
+    ASSERT_TRUE(program) << reason;
+    EXPECT_EQ(program->steps[0].roundTo, std::optional<ElementType>(ElementType::Float));
+    EXPECT_FALSE(program->steps[2].roundTo.has_value());  // written to memory, not virtual
+    EXPECT_FALSE(analyzePointwiseGraph(wrap(scaleAddReluGraph(fb::DataType::FLOAT, {4})), reason)
+                     ->steps[0]
+                     .roundTo.has_value());
+}
+
 TEST(PointwiseProgram, NodeComputeTypeOverridesTheGraphs) {
     auto builder = scaleAddReluGraph(fb::DataType::FLOAT, {4});
     builder.setNodeComputeDataType(fb::DataType::DOUBLE);

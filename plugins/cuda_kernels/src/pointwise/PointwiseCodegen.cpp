@@ -338,9 +338,11 @@ private:
                 << indent << "    " << v << " = r;\n"
                 << indent << "}\n";
             if (step.roundTo) {
-                const std::string rounded = *step.roundTo == ElementType::Half
-                                                ? "hdnn_h2f(hdnn_f2h((float)" + v + "))"
-                                                : "hdnn_b2f(hdnn_f2b((float)" + v + "))";
+                const std::string narrowed = "(float)" + v;
+                const std::string rounded =
+                    *step.roundTo == ElementType::Float
+                        ? narrowed
+                        : loadConversion(*step.roundTo, storeConversion(*step.roundTo, narrowed));
                 out << indent << v << " = (" << t.type() << ")" << rounded << ";\n";
             }
             if (step.storeOperand) {

@@ -253,7 +253,8 @@ private:
                 return decline(describe(out) + " has data type " + fb::EnumNameDataType(type) +
                                "; supported: FLOAT, HALF, BFLOAT16, DOUBLE");
             }
-            if (element && *element != ElementType::Float) {
+            // A float intermediate only needs rounding when the step computes in double.
+            if (element && (*element != ElementType::Float || step.compute == ComputeType::Double)) {
                 step.roundTo = element;
             }
         } else {

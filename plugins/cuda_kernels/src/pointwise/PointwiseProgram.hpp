@@ -54,7 +54,8 @@ struct PointwiseStep {
     /// GEN_INDEX: the iteration dim whose coordinate the step yields; nullopt where the node's
     /// output has extent 1 along its axis (the coordinate is always 0).
     std::optional<size_t> indexDim;
-    /// A virtual output declared half or bfloat16 is rounded to that type, as the graph says.
+    /// A virtual output is rounded to its declared type where that is narrower than the compute
+    /// type, as the graph says (and as the CPU reference stores it).
     std::optional<ElementType> roundTo;
     /// Output operands this step's value is written to (a non-virtual output).
     std::optional<size_t> storeOperand;

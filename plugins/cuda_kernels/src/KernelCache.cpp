@@ -47,9 +47,14 @@ bool isSet(const char* value) {
 }  // namespace
 
 std::string kernelKey(const std::string& source, int computeCapability, const std::string& nvrtcVersion) {
-    const std::string material = std::string("cuda_kernels ") + HIPDNN_CUDA_KERNELS_VERSION + "\nsm_" +
-                                 std::to_string(computeCapability) + "\nnvrtc " + nvrtcVersion + "\n" +
-                                 source;
+    std::string material =
+        std::string("cuda_kernels ") + HIPDNN_CUDA_KERNELS_VERSION + "\nnvrtc " + nvrtcVersion;
+    for (const std::string& option : nvrtcOptions(computeCapability)) {
+        material += " ";
+        material += option;
+    }
+    material += "\n";
+    material += source;
     return hex16(hipdnn_data_sdk::utilities::fnv1aHash(material));
 }
 

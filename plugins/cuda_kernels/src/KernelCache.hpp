@@ -1,6 +1,6 @@
 // Compiled kernels, cached in memory (per process) and on disk (across processes) by a key over
-// everything that determines the CUBIN: the generated source, the architecture, the NVRTC
-// version and this plugin's version. Shared by every engine of the plugin.
+// everything that determines the CUBIN: the generated source, the architecture and compiler
+// options, the NVRTC version and this plugin's version. Shared by every engine of the plugin.
 //
 // On disk: <cache dir>/kernels/<key>.cubin, a small header (magic, key, size, checksum) and the
 // CUBIN. Files are written to a temporary name and renamed into place, so readers never see a
@@ -21,7 +21,8 @@
 
 namespace hipdnn_cuda_kernels {
 
-/// 16 hex digits: the FNV-1a hash of the plugin version, `architecture`, `nvrtcVersion` and `source`.
+/// 16 hex digits: the FNV-1a hash of the plugin version, `nvrtcVersion`, the NVRTC options for
+/// sm_<computeCapability> and `source`.
 std::string kernelKey(const std::string& source, int computeCapability, const std::string& nvrtcVersion);
 
 /// The cache directory the environment names: HIPDNN_CACHE_DIR, else $XDG_CACHE_HOME/hipdnn, else

@@ -38,6 +38,12 @@ struct LoadOutcome {
 
 }  // namespace
 
+std::vector<std::string> nvrtcOptions(int computeCapability) {
+    // sm_XY (not compute_XY) makes NVRTC produce a CUBIN for exactly this architecture.
+    return {"--gpu-architecture=sm_" + std::to_string(computeCapability), "--std=c++17",
+            "--device-as-default-execution-space"};
+}
+
 Nvrtc::Nvrtc(void* library, std::unique_ptr<Functions> functions, std::string version)
     : _library(library), _functions(std::move(functions)), _version(std::move(version)) {}
 
@@ -100,10 +106,13 @@ CompileResult Nvrtc::compileToCubin(const std::string& source, const std::string
         fail("nvrtcCreateProgram", status);
         return result;
     }
-    // sm_XY (not compute_XY) makes NVRTC produce a CUBIN for exactly this architecture.
-    const std::string architecture = "--gpu-architecture=sm_" + std::to_string(computeCapability);
-    const char* options[] = {architecture.c_str(), "--std=c++17", "--device-as-default-execution-space"};
-    const nvrtcResult compiled = f.compileProgram(program, 3, options);
+    const std::vector<std::string> options = nvrtcOptions(computeCapability);
+    std::vector<const char*> optionPointers;
+    for (const std::string& option : options) {
+        optionPointers.push_back(option.c_str());
+    }
+    const nvrtcResult compiled =
+        f.compileProgram(program, static_cast<int>(optionPointers.size()), optionPointers.data());
     if (compiled != NVRTC_SUCCESS) {
         size_t logSize = 0;
         std::string log;
@@ -113,7 +122,7 @@ CompileResult Nvrtc::compileToCubin(const std::string& source, const std::string
             log.resize(logSize - 1);
         }
         fail("nvrtcCompileProgram", compiled);
-        result.error += " (" + architecture + "): " + log;
+        result.error += " (" + options.front() + "): " + log;
     } else {
         size_t cubinSize = 0;
         if (const nvrtcResult status = f.getCubinSize(program, &cubinSize); status != NVRTC_SUCCESS) {

@@ -13,6 +13,9 @@ namespace hipdnn_cuda_kernels {
 /// The file name dlopen is asked for; the loader's search path finds it.
 inline constexpr const char* kNvrtcLibraryName = "libnvrtc.so.13";
 
+/// The NVRTC options a kernel for sm_<computeCapability> is compiled with (part of its cache key).
+std::vector<std::string> nvrtcOptions(int computeCapability);
+
 /// A CUBIN, or the reason there is none (the compiler's log for a failed compilation).
 struct CompileResult {
     std::vector<uint8_t> cubin;

@@ -22,10 +22,10 @@ struct Nvrtc::Functions {
 namespace {
 
 template <class F>
-bool resolve(void* library, const char* name, F& function, std::string& reason) {
+bool resolve(void* library, const char* libraryName, const char* name, F& function, std::string& reason) {
     function = reinterpret_cast<F>(dlsym(library, name));
     if (function == nullptr) {
-        reason = std::string(kNvrtcLibraryName) + " lacks " + name;
+        reason = std::string("NVRTC is not available: ") + libraryName + " lacks " + name;
         return false;
     }
     return true;
@@ -51,39 +51,43 @@ Nvrtc::~Nvrtc() {
     dlclose(_library);
 }
 
+std::unique_ptr<Nvrtc> Nvrtc::load(const char* libraryName, std::string& reason) {
+    void* library = dlopen(libraryName, RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr) {
+        const char* error = dlerror();
+        reason = std::string("NVRTC is not available: dlopen(\"") + libraryName +
+                 "\") failed: " + (error != nullptr ? error : "unknown error");
+        return nullptr;
+    }
+    auto functions = std::make_unique<Functions>();
+    Functions& f = *functions;
+    if (!resolve(library, libraryName, "nvrtcGetErrorString", f.getErrorString, reason) ||
+        !resolve(library, libraryName, "nvrtcVersion", f.version, reason) ||
+        !resolve(library, libraryName, "nvrtcCreateProgram", f.createProgram, reason) ||
+        !resolve(library, libraryName, "nvrtcDestroyProgram", f.destroyProgram, reason) ||
+        !resolve(library, libraryName, "nvrtcCompileProgram", f.compileProgram, reason) ||
+        !resolve(library, libraryName, "nvrtcGetProgramLogSize", f.getProgramLogSize, reason) ||
+        !resolve(library, libraryName, "nvrtcGetProgramLog", f.getProgramLog, reason) ||
+        !resolve(library, libraryName, "nvrtcGetCUBINSize", f.getCubinSize, reason) ||
+        !resolve(library, libraryName, "nvrtcGetCUBIN", f.getCubin, reason)) {
+        dlclose(library);
+        return nullptr;
+    }
+    int major = 0;
+    int minor = 0;
+    if (f.version(&major, &minor) != NVRTC_SUCCESS) {
+        reason = std::string(libraryName) + ": nvrtcVersion failed";
+        dlclose(library);
+        return nullptr;
+    }
+    return std::unique_ptr<Nvrtc>(
+        new Nvrtc(library, std::move(functions), std::to_string(major) + "." + std::to_string(minor)));
+}
+
 const Nvrtc* Nvrtc::instance(std::string& reason) {
     static const LoadOutcome outcome = [] {
         LoadOutcome loaded;
-        void* library = dlopen(kNvrtcLibraryName, RTLD_NOW | RTLD_LOCAL);
-        if (library == nullptr) {
-            const char* error = dlerror();
-            loaded.reason = std::string("NVRTC is not available: dlopen(\"") + kNvrtcLibraryName +
-                            "\") failed: " + (error != nullptr ? error : "unknown error");
-            return loaded;
-        }
-        auto functions = std::make_unique<Functions>();
-        Functions& f = *functions;
-        if (!resolve(library, "nvrtcGetErrorString", f.getErrorString, loaded.reason) ||
-            !resolve(library, "nvrtcVersion", f.version, loaded.reason) ||
-            !resolve(library, "nvrtcCreateProgram", f.createProgram, loaded.reason) ||
-            !resolve(library, "nvrtcDestroyProgram", f.destroyProgram, loaded.reason) ||
-            !resolve(library, "nvrtcCompileProgram", f.compileProgram, loaded.reason) ||
-            !resolve(library, "nvrtcGetProgramLogSize", f.getProgramLogSize, loaded.reason) ||
-            !resolve(library, "nvrtcGetProgramLog", f.getProgramLog, loaded.reason) ||
-            !resolve(library, "nvrtcGetCUBINSize", f.getCubinSize, loaded.reason) ||
-            !resolve(library, "nvrtcGetCUBIN", f.getCubin, loaded.reason)) {
-            dlclose(library);
-            return loaded;
-        }
-        int major = 0;
-        int minor = 0;
-        if (f.version(&major, &minor) != NVRTC_SUCCESS) {
-            loaded.reason = std::string(kNvrtcLibraryName) + ": nvrtcVersion failed";
-            dlclose(library);
-            return loaded;
-        }
-        loaded.nvrtc.reset(
-            new Nvrtc(library, std::move(functions), std::to_string(major) + "." + std::to_string(minor)));
+        loaded.nvrtc = load(kNvrtcLibraryName, loaded.reason);
         return loaded;
     }();
     if (outcome.nvrtc == nullptr) {

@@ -31,6 +31,10 @@ public:
     /// names the library and dlerror's text.
     static const Nvrtc* instance(std::string& reason);
 
+    /// Opens `libraryName` and resolves the functions the plugin calls; null with `reason` when
+    /// the library or a function is missing. instance() loads kNvrtcLibraryName this way.
+    static std::unique_ptr<Nvrtc> load(const char* libraryName, std::string& reason);
+
     /// "major.minor" of the loaded library.
     const std::string& version() const { return _version; }
 

@@ -153,5 +153,23 @@ TEST(PointwiseCodegen, CompileErrorsCarryTheLog) {
     EXPECT_TRUE(result.cubin.empty());
 }
 
+TEST(Nvrtc, AMissingLibraryIsAReasonNamingIt) {
+    std::string reason;
+    EXPECT_EQ(Nvrtc::load("libnvrtc_absent_for_this_test.so.13", reason), nullptr);
+    EXPECT_NE(reason.find("NVRTC is not available: dlopen(\"libnvrtc_absent_for_this_test.so.13\") failed"),
+              std::string::npos)
+        << reason;
+}
+
+TEST(Nvrtc, ALibraryWithoutTheFunctionsIsRefused) {
+    std::string reason;
+    EXPECT_EQ(Nvrtc::load("libm.so.6", reason), nullptr);
+    EXPECT_EQ(reason, "NVRTC is not available: libm.so.6 lacks nvrtcGetErrorString");
+}
+
+TEST(Nvrtc, TheInstalledLibraryLoadsWithItsVersion) {
+    EXPECT_EQ(nvrtc().version().substr(0, 3), "13.");
+}
+
 }  // namespace
 }  // namespace cuda_kernels_test

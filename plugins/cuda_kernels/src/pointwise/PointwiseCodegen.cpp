@@ -230,6 +230,9 @@ std::string storeConversion(ElementType type, const std::string& value) {
     return value;
 }
 
+// Vector iterations whose loads a thread issues together: more bytes in flight per thread.
+constexpr int kVectorUnroll = 2;
+
 class Generator {
 public:
     Generator(const PointwiseProgram& program, int computeCapability)
@@ -411,35 +414,52 @@ private:
         out << "    }\n}\n";
     }
 
-    void emitVectorKernel(std::ostringstream& out, int width) const {
-        const std::string indent = "        ";
-        const char* fields[] = {"x", "y", "z", "w"};
-        out << kernelHeader(kPointwiseVectorKernel) << "    const hdnn_index vectors = total / " << width
-            << ";\n";
+    // The 32-bit words a vector access of operand k moves.
+    size_t wordsOf(const MemoryOperand& operand, int width) const {
+        return static_cast<size_t>(width) * elementSize(operand.type) / 4;
+    }
+
+    // Issues every vectorized load of kVectorUnroll iterations before any arithmetic, so that each
+    // thread has that many 16-byte loads per input in flight.
+    void emitVectorLoads(std::ostringstream& out, const std::string& indent, int width) const {
         for (size_t k = 0; k < _program.operands.size(); ++k) {
             const MemoryOperand& operand = _program.operands[k];
-            if (!operand.isOutput && operand.isSingleElement) {
-                out << "    const float m" << k << " = "
-                    << loadConversion(operand.type, numbered("p", k) + "[0]") << ";\n";
+            if (operand.isOutput || operand.isSingleElement) {
+                continue;
             }
+            out << indent << numbered("hdnn_w", wordsOf(operand, width)) << " w" << k << "[" << kVectorUnroll
+                << "];\n";
         }
-        out << "    for (hdnn_index vi = first; vi < vectors; vi += stride) {\n";
+        out << indent << "#pragma unroll\n"
+            << indent << "for (int u = 0; u < " << kVectorUnroll << "; ++u) {\n"
+            << indent << "    const hdnn_index vi = base + u * stride;\n"
+            << indent << "    if (vi < vectors) {\n";
+        for (size_t k = 0; k < _program.operands.size(); ++k) {
+            const MemoryOperand& operand = _program.operands[k];
+            if (operand.isOutput || operand.isSingleElement) {
+                continue;
+            }
+            out << indent << "        w" << k << "[u] = reinterpret_cast<const "
+                << numbered("hdnn_w", wordsOf(operand, width)) << "*>(p" << k << ")[vi];\n";
+        }
+        out << indent << "    }\n" << indent << "}\n";
+    }
+
+    // Words of iteration u to the float elements e<k>[lane] of each vectorized input.
+    void emitVectorUnpack(std::ostringstream& out, const std::string& indent, int width) const {
+        const char* fields[] = {"x", "y", "z", "w"};
         for (size_t k = 0; k < _program.operands.size(); ++k) {
             const MemoryOperand& operand = _program.operands[k];
             if (operand.isSingleElement) {
                 continue;
             }
-            const size_t words = static_cast<size_t>(width) * elementSize(operand.type) / 4;
-            const std::string wordType = "hdnn_w" + std::to_string(words);
             const std::string id = std::to_string(k);
             out << indent << "float e" << id << "[" << width << "];\n";
             if (operand.isOutput) {
                 continue;
             }
-            out << indent << "const " << wordType << " w" << id << " = reinterpret_cast<const " << wordType
-                << "*>(p" << id << ")[vi];\n";
-            for (size_t w = 0; w < words; ++w) {
-                const std::string word = "w" + id + "." + fields[w];
+            for (size_t w = 0; w < wordsOf(operand, width); ++w) {
+                const std::string word = "w" + id + "[u]." + fields[w];
                 if (operand.type == ElementType::Float) {
                     out << indent << "e" << id << "[" << w << "] = __uint_as_float(" << word << ");\n";
                 } else {
@@ -452,6 +472,57 @@ private:
                 }
             }
         }
+    }
+
+    // The output elements e<k>[lane] packed into words and stored with one vector access each.
+    void emitVectorStores(std::ostringstream& out, const std::string& indent, int width) const {
+        const char* fields[] = {"x", "y", "z", "w"};
+        for (size_t k = 0; k < _program.operands.size(); ++k) {
+            const MemoryOperand& operand = _program.operands[k];
+            if (!operand.isOutput) {
+                continue;
+            }
+            const std::string wordType = numbered("hdnn_w", wordsOf(operand, width));
+            const std::string id = std::to_string(k);
+            out << indent << wordType << " s" << id << ";\n";
+            for (size_t w = 0; w < wordsOf(operand, width); ++w) {
+                out << indent << "s" << id << "." << fields[w] << " = ";
+                if (operand.type == ElementType::Float) {
+                    out << "__float_as_uint(e" << id << "[" << w << "]);\n";
+                } else {
+                    out << "(unsigned int)"
+                        << storeConversion(operand.type, numbered("e", k) + "[" + std::to_string(2 * w) + "]")
+                        << " | ((unsigned int)"
+                        << storeConversion(operand.type,
+                                           numbered("e", k) + "[" + std::to_string(2 * w + 1) + "]")
+                        << " << 16);\n";
+                }
+            }
+            out << indent << "reinterpret_cast<" << wordType << "*>(p" << id << ")[vi] = s" << id << ";\n";
+        }
+    }
+
+    void emitVectorKernel(std::ostringstream& out, int width) const {
+        out << kernelHeader(kPointwiseVectorKernel) << "    const hdnn_index vectors = total / " << width
+            << ";\n";
+        for (size_t k = 0; k < _program.operands.size(); ++k) {
+            const MemoryOperand& operand = _program.operands[k];
+            if (!operand.isOutput && operand.isSingleElement) {
+                out << "    const float m" << k << " = "
+                    << loadConversion(operand.type, numbered("p", k) + "[0]") << ";\n";
+            }
+        }
+        out << "    for (hdnn_index base = first; base < vectors; base += " << kVectorUnroll
+            << " * stride) {\n";
+        emitVectorLoads(out, "        ", width);
+        out << "        #pragma unroll\n"
+            << "        for (int u = 0; u < " << kVectorUnroll << "; ++u) {\n"
+            << "            const hdnn_index vi = base + u * stride;\n"
+            << "            if (vi >= vectors) {\n"
+            << "                break;\n"
+            << "            }\n";
+        const std::string indent = "            ";
+        emitVectorUnpack(out, indent, width);
         out << indent << "#pragma unroll\n"
             << indent << "for (int lane = 0; lane < " << width << "; ++lane) {\n";
         const std::string inner = indent + "    ";
@@ -465,32 +536,10 @@ private:
             return numbered("e", k) + "[lane] = " + value + ";";
         });
         out << indent << "}\n";
-        for (size_t k = 0; k < _program.operands.size(); ++k) {
-            const MemoryOperand& operand = _program.operands[k];
-            if (!operand.isOutput) {
-                continue;
-            }
-            const size_t words = static_cast<size_t>(width) * elementSize(operand.type) / 4;
-            const std::string wordType = "hdnn_w" + std::to_string(words);
-            const std::string id = std::to_string(k);
-            out << indent << wordType << " w" << id << ";\n";
-            for (size_t w = 0; w < words; ++w) {
-                out << indent << "w" << id << "." << fields[w] << " = ";
-                if (operand.type == ElementType::Float) {
-                    out << "__float_as_uint(e" << id << "[" << w << "]);\n";
-                } else {
-                    out << "(unsigned int)"
-                        << storeConversion(operand.type, "e" + id + "[" + std::to_string(2 * w) + "]")
-                        << " | ((unsigned int)"
-                        << storeConversion(operand.type, "e" + id + "[" + std::to_string(2 * w + 1) + "]")
-                        << " << 16);\n";
-                }
-            }
-            out << indent << "reinterpret_cast<" << wordType << "*>(p" << id << ")[vi] = w" << id << ";\n";
-        }
-        out << "    }\n    for (hdnn_index i = vectors * " << width
+        emitVectorStores(out, indent, width);
+        out << "        }\n    }\n    for (hdnn_index i = vectors * " << width
             << " + first; i < total; i += stride) {\n";
-        emitElement(out, indent, [&](size_t k) -> std::string {
+        emitElement(out, "        ", [&](size_t k) -> std::string {
             return _program.operands[k].isSingleElement ? "0" : "i";
         });
         out << "    }\n}\n";

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <tuple>
 
 namespace cuda_kernels_integration {
@@ -271,6 +272,29 @@ TEST(SmokePointwiseParameters, ClipsSlopesAlphasAndBetas) {
             expectMatchesReference(singleModeGraph(mode, type, dims, {}, options), {});
         }
     }
+}
+
+// A planned kernel lands in the cache directory, so that the next process loads it.
+TEST(SmokePointwiseKernelCache, PlansWriteTheirKernelToTheCacheDirectory) {
+    SKIP_IF_NO_DEVICE();
+    const auto countKernels = [] {
+        size_t count = 0;
+        const auto kernels = kernelCacheDirectory() / "kernels";
+        if (std::filesystem::exists(kernels)) {
+            for (const auto& entry : std::filesystem::directory_iterator(kernels)) {
+                count += entry.path().extension() == ".cubin" ? 1 : 0;
+            }
+        }
+        return count;
+    };
+    // A shape no other test uses: its kernel is new to the cache.
+    GraphBuilder builder("cached");
+    builder.addTensor(1, "x", fb::DataType::FLOAT, {3, 11, 13})
+        .addTensor(2, "y", fb::DataType::FLOAT, {3, 11, 13})
+        .addPointwise("exp", Mode::EXP, 1, 2);
+    const size_t before = countKernels();
+    expectMatchesReference(builder);
+    EXPECT_EQ(countKernels(), before + 1);
 }
 
 // Large shapes: the benchmark's chain, and a bias broadcast over a ResNet-50 activation.

@@ -12,7 +12,10 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <random>
 
 namespace cuda_kernels_integration {
@@ -36,6 +39,7 @@ struct Backend {
         return backend;
     }
     Backend() {
+        kernelCacheDirectory();  // before the plugin reads HIPDNN_CACHE_DIR
         const char* paths[] = {HIPDNN_CUDA_KERNELS_PLUGIN_PATH, HIPDNN_CPU_REFERENCE_PLUGIN_PATH};
         hipdnn_test_sdk::checkBackend(
             hipdnnSetEnginePluginPaths_ext(2, paths, HIPDNN_PLUGIN_LOADING_ABSOLUTE),
@@ -80,6 +84,22 @@ std::map<int64_t, HostTensor> makeHostTensors(const hipdnn_flatbuffers_sdk::Grap
 }
 
 }  // namespace
+
+const std::filesystem::path& kernelCacheDirectory() {
+    static const std::filesystem::path directory = [] {
+        const auto temporary = std::filesystem::temp_directory_path() /
+                               ("hipdnn_cuda_kernels_integration_" + std::to_string(getpid()));
+        std::filesystem::create_directories(temporary);
+        setenv("HIPDNN_CACHE_DIR", temporary.c_str(), 1);
+        unsetenv("HIPDNN_DISABLE_CACHE");
+        std::atexit([] {
+            std::error_code ignored;
+            std::filesystem::remove_all(kernelCacheDirectory(), ignored);
+        });
+        return temporary;
+    }();
+    return directory;
+}
 
 void expectMatchesReference(const GraphBuilder& builder, const RunOptions& options) {
     const std::vector<uint8_t> bytes = builder.build();

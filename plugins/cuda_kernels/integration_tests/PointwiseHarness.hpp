@@ -6,6 +6,7 @@
 #include <hipdnn_test_sdk/GraphBuilder.hpp>
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <utility>
 
@@ -21,6 +22,11 @@ struct RunOptions {
     /// are impossible and the engine must run its scalar kernel.
     bool misalign = false;
 };
+
+/// The kernel cache directory of this process: a fresh temporary directory, set as
+/// HIPDNN_CACHE_DIR (with HIPDNN_DISABLE_CACHE unset) before the plugin first reads them and
+/// removed at exit, so that the tests neither use nor fill the user's cache.
+const std::filesystem::path& kernelCacheDirectory();
 
 /// Fails the current test when an output differs from the CPU reference beyond tolerance, or when
 /// CUDA_POINTWISE_ENGINE fails to plan or run the graph.

@@ -4,6 +4,8 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
+
 namespace hipdnn_cuda_kernels {
 
 // Only the declarations of nvrtc.h are used: each function is resolved with dlsym.
@@ -17,6 +19,8 @@ struct Nvrtc::Functions {
     decltype(&nvrtcGetProgramLog) getProgramLog = nullptr;
     decltype(&nvrtcGetCUBINSize) getCubinSize = nullptr;
     decltype(&nvrtcGetCUBIN) getCubin = nullptr;
+    decltype(&nvrtcGetNumSupportedArchs) getNumSupportedArchs = nullptr;
+    decltype(&nvrtcGetSupportedArchs) getSupportedArchs = nullptr;
 };
 
 namespace {
@@ -44,8 +48,16 @@ std::vector<std::string> nvrtcOptions(int computeCapability) {
             "--device-as-default-execution-space"};
 }
 
-Nvrtc::Nvrtc(void* library, std::unique_ptr<Functions> functions, std::string version)
-    : _library(library), _functions(std::move(functions)), _version(std::move(version)) {}
+Nvrtc::Nvrtc(void* library, std::unique_ptr<Functions> functions, std::string version,
+             std::vector<int> architectures)
+    : _library(library),
+      _functions(std::move(functions)),
+      _version(std::move(version)),
+      _architectures(std::move(architectures)) {}
+
+bool Nvrtc::supportsArchitecture(int computeCapability) const {
+    return std::find(_architectures.begin(), _architectures.end(), computeCapability) != _architectures.end();
+}
 
 Nvrtc::~Nvrtc() {
     dlclose(_library);
@@ -69,7 +81,9 @@ std::unique_ptr<Nvrtc> Nvrtc::load(const char* libraryName, std::string& reason)
         !resolve(library, libraryName, "nvrtcGetProgramLogSize", f.getProgramLogSize, reason) ||
         !resolve(library, libraryName, "nvrtcGetProgramLog", f.getProgramLog, reason) ||
         !resolve(library, libraryName, "nvrtcGetCUBINSize", f.getCubinSize, reason) ||
-        !resolve(library, libraryName, "nvrtcGetCUBIN", f.getCubin, reason)) {
+        !resolve(library, libraryName, "nvrtcGetCUBIN", f.getCubin, reason) ||
+        !resolve(library, libraryName, "nvrtcGetNumSupportedArchs", f.getNumSupportedArchs, reason) ||
+        !resolve(library, libraryName, "nvrtcGetSupportedArchs", f.getSupportedArchs, reason)) {
         dlclose(library);
         return nullptr;
     }
@@ -80,8 +94,17 @@ std::unique_ptr<Nvrtc> Nvrtc::load(const char* libraryName, std::string& reason)
         dlclose(library);
         return nullptr;
     }
-    return std::unique_ptr<Nvrtc>(
-        new Nvrtc(library, std::move(functions), std::to_string(major) + "." + std::to_string(minor)));
+    int count = 0;
+    std::vector<int> architectures;
+    if (f.getNumSupportedArchs(&count) == NVRTC_SUCCESS && count > 0) {
+        architectures.resize(static_cast<size_t>(count));
+        if (f.getSupportedArchs(architectures.data()) != NVRTC_SUCCESS) {
+            architectures.clear();
+        }
+    }
+    return std::unique_ptr<Nvrtc>(new Nvrtc(library, std::move(functions),
+                                            std::to_string(major) + "." + std::to_string(minor),
+                                            std::move(architectures)));
 }
 
 const Nvrtc* Nvrtc::instance(std::string& reason) {

@@ -38,6 +38,9 @@ public:
     /// "major.minor" of the loaded library.
     const std::string& version() const { return _version; }
 
+    /// Whether this NVRTC compiles for sm_<computeCapability> (e.g. 90).
+    bool supportsArchitecture(int computeCapability) const;
+
     /// Compiles `source` for the real architecture sm_<computeCapability> (e.g. 90) to CUBIN.
     CompileResult compileToCubin(const std::string& source, const std::string& programName,
                                  int computeCapability) const;
@@ -48,11 +51,13 @@ public:
     Nvrtc& operator=(const Nvrtc&) = delete;
 
 private:
-    Nvrtc(void* library, std::unique_ptr<Functions> functions, std::string version);
+    Nvrtc(void* library, std::unique_ptr<Functions> functions, std::string version,
+          std::vector<int> architectures);
 
     void* _library;
     std::unique_ptr<Functions> _functions;
     std::string _version;
+    std::vector<int> _architectures;
 };
 
 }  // namespace hipdnn_cuda_kernels

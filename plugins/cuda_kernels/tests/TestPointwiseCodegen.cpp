@@ -167,8 +167,11 @@ TEST(Nvrtc, ALibraryWithoutTheFunctionsIsRefused) {
     EXPECT_EQ(reason, "NVRTC is not available: libm.so.6 lacks nvrtcGetErrorString");
 }
 
-TEST(Nvrtc, TheInstalledLibraryLoadsWithItsVersion) {
+TEST(Nvrtc, TheInstalledLibraryLoadsWithItsVersionAndArchitectures) {
     EXPECT_EQ(nvrtc().version().substr(0, 3), "13.");
+    EXPECT_TRUE(nvrtc().supportsArchitecture(90));
+    EXPECT_TRUE(nvrtc().supportsArchitecture(75));
+    EXPECT_FALSE(nvrtc().supportsArchitecture(11));
 }
 
 }  // namespace

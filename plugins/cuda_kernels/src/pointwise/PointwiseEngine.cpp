@@ -90,10 +90,19 @@ PointwiseEngine::PointwiseEngine() : IEngine(hipdnn_data_sdk::utilities::CUDA_PO
 bool PointwiseEngine::isApplicable(CudaKernelsHandle& handle,
                                    const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
                                    std::string& reason) const {
-    if (!planPointwise(graph, handle.device().computeCapability, reason)) {
+    const int computeCapability = handle.device().computeCapability;
+    if (!planPointwise(graph, computeCapability, reason)) {
         return false;
     }
-    return Nvrtc::instance(reason) != nullptr;
+    const Nvrtc* nvrtc = Nvrtc::instance(reason);
+    if (nvrtc == nullptr) {
+        return false;
+    }
+    if (!nvrtc->supportsArchitecture(computeCapability)) {
+        reason = "NVRTC " + nvrtc->version() + " cannot compile for sm_" + std::to_string(computeCapability);
+        return false;
+    }
+    return true;
 }
 
 std::size_t PointwiseEngine::workspaceSize(CudaKernelsHandle& /*handle*/,

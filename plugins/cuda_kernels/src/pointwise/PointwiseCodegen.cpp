@@ -1,8 +1,8 @@
 #include "PointwiseCodegen.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstdio>
-#include <limits>
 #include <sstream>
 
 namespace hipdnn_cuda_kernels {

@@ -57,7 +57,8 @@ fi
 # log ends with the tool's error summary.
 if [ "${HIPDNN_GPU_SANITIZE:-1}" = 1 ]; then
     for tool in memcheck racecheck synccheck; do
-        for suite in "hipdnn_cudnn_unit_tests" "hipdnn_cudnn_integration_tests --gtest_filter=*Smoke*"; do
+        for suite in "hipdnn_cudnn_unit_tests" "hipdnn_cudnn_integration_tests --gtest_filter=*Smoke*" \
+            "hipdnn_cuda_kernels_integration_tests --gtest_filter=Smoke/PointwiseChain.*:SmokePointwise*"; do
             # shellcheck disable=SC2086 # the suite's arguments split on purpose
             timeout 400 compute-sanitizer --tool "$tool" --error-exitcode 99 ./bin/$suite \
                 >> "$out/sanitizer_$tool.log" 2>&1
@@ -77,6 +78,17 @@ if [ "${HIPDNN_GPU_BENCH:-1}" = 1 ]; then
     HIPDNN_FORCE_BENCHMARKING=1 ./bin/hipdnn_cudnn_bench > "$out/bench_hipdnn_tuned.log" 2>&1
     python3 "$built_root/scripts/gpu/compare_bench.py" "$out/bench_hipdnn_tuned.log" "$out/bench_pytorch.log" \
         > "$out/bench_compare_tuned.md" 2>&1
+fi
+# CUDA_POINTWISE_ENGINE: the first run plans with an empty kernel cache (NVRTC), the second
+# from the disk cache the first wrote (plan_ms), both time the fused kernels (gbps).
+if [ "${HIPDNN_GPU_BENCH:-1}" = 1 ] && [ -x ./bin/hipdnn_cuda_kernels_bench ]; then
+    cache=$(mktemp -d)
+    for run in cold-cache disk-cache; do
+        echo "# $run" >> "$out/bench_cuda_kernels.log"
+        HIPDNN_CACHE_DIR=$cache ./bin/hipdnn_cuda_kernels_bench >> "$out/bench_cuda_kernels.log" 2>&1
+    done
+    rm -rf "$cache"
+    cat "$out/bench_cuda_kernels.log"
 fi
 grep -E "HOSTCALL" "$out"/bench_hipdnn*.log 2>/dev/null
 exit 0

@@ -11,7 +11,9 @@ cd "$root"
 cmake -G Ninja -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DHIPDNN_BUILD_CPU_PLUGINS=ON \
     -DHIPDNN_BUILD_SAMPLES=OFF -DHIPDNN_BUILD_BENCH=OFF
 ninja -C "$build_dir" -j"${HIPDNN_BUILD_JOBS:-2}" hipdnn_backend cpu_reference hipdnn_plugin_cudnn \
-    hipdnn_cudnn_unit_tests hipdnn_cudnn_integration_tests hipdnn_cudnn_bench hipdnn-driver
+    hipdnn_cudnn_unit_tests hipdnn_cudnn_integration_tests hipdnn_cudnn_bench hipdnn-driver \
+    hipdnn_plugin_cuda_kernels hipdnn_cuda_kernels_unit_tests hipdnn_cuda_kernels_integration_tests \
+    hipdnn_cuda_kernels_bench
 # The oneDNN plugin cannot load on the GPU machine (no libdnnl there): it stays behind.
 rm -f "$build_dir"/lib/hipdnn_plugins/engines/libhipdnn_plugin_onednn.so
 # Non-system shared libraries the binaries need (the GPU machine has no FlatBuffers) travel too.
@@ -26,5 +28,5 @@ Run on the GPU machine with the device tool:
   run(command: "bash scripts/gpu/remote.sh $build_dir $root", carry: ["$build_dir"], timeout_s: 600)
 Logs come back under \$OUT: machine.txt, ctest_gpu.log, ctest_gpu_cudnn914.log, demo_gpu.log and
 demo_gpu.json, sanitizer_{memcheck,racecheck,synccheck}.log, bench_hipdnn.log, bench_pytorch.log,
-bench_compare.md, bench_hipdnn_tuned.log, bench_compare_tuned.md.
+bench_compare.md, bench_hipdnn_tuned.log, bench_compare_tuned.md, bench_cuda_kernels.log.
 RUN

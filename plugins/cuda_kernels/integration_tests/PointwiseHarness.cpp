@@ -1,0 +1,167 @@
+#include "PointwiseHarness.hpp"
+
+#include <hipdnn_data_sdk/utilities/EngineNames.hpp>
+#include <hipdnn_data_sdk/utilities/Tensor.hpp>
+#include <hipdnn_flatbuffers_sdk/GraphWrapper.hpp>
+#include <hipdnn_test_sdk/AllClose.hpp>
+#include <hipdnn_test_sdk/BackendRun.hpp>
+#include <hipdnn_test_sdk/DeviceTensor.hpp>
+#include <hipdnn_test_sdk/ElementAccess.hpp>
+#include <hipdnn_test_sdk/Seed.hpp>
+#include <hipdnn_test_sdk/Tolerances.hpp>
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <random>
+
+namespace cuda_kernels_integration {
+
+namespace {
+
+using hipdnn_test_sdk::BackendHandle;
+using hipdnn_test_sdk::DeviceBuffer;
+
+struct HostTensor {
+    fb::DataType type = fb::DataType::FLOAT;
+    std::vector<int64_t> dims;
+    std::vector<int64_t> strides;
+    std::vector<std::byte> bytes;
+};
+
+// One GPU and one CPU handle with only this plugin and the CPU reference loaded.
+struct Backend {
+    static Backend& instance() {
+        static Backend backend;
+        return backend;
+    }
+    Backend() {
+        kernelCacheDirectory();  // before the plugin reads HIPDNN_CACHE_DIR
+        const char* paths[] = {HIPDNN_CUDA_KERNELS_PLUGIN_PATH, HIPDNN_CPU_REFERENCE_PLUGIN_PATH};
+        hipdnn_test_sdk::checkBackend(
+            hipdnnSetEnginePluginPaths_ext(2, paths, HIPDNN_PLUGIN_LOADING_ABSOLUTE),
+            "hipdnnSetEnginePluginPaths_ext");
+        gpu.emplace(HIPDNN_DEVICE_TYPE_GPU_EXT, 0);
+        cpu.emplace(HIPDNN_DEVICE_TYPE_CPU_EXT, 0);
+    }
+    std::optional<BackendHandle> gpu;
+    std::optional<BackendHandle> cpu;
+};
+
+bool contains(const std::vector<int64_t>& uids, int64_t uid) {
+    return std::find(uids.begin(), uids.end(), uid) != uids.end();
+}
+
+std::map<int64_t, HostTensor> makeHostTensors(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
+                                              const RunOptions& options) {
+    std::map<int64_t, HostTensor> tensors;
+    std::mt19937 random(hipdnn_test_sdk::globalTestSeed());
+    for (const auto* tensor : *graph.graph().tensors()) {
+        if (tensor->virtual_() || tensor->value_type() != fb::TensorValue::NONE) {
+            continue;
+        }
+        HostTensor host;
+        host.type = tensor->data_type();
+        host.dims.assign(tensor->dims()->begin(), tensor->dims()->end());
+        host.strides.assign(tensor->strides()->begin(), tensor->strides()->end());
+        const int64_t storage = hipdnn_data_sdk::utilities::storageElementCount(host.dims, host.strides);
+        host.bytes.assign(static_cast<size_t>(storage) * hipdnn_test_sdk::dataTypeSize(host.type),
+                          std::byte{0});
+        if (contains(graph.inputUids(), tensor->uid())) {
+            const auto found = options.ranges.find(tensor->uid());
+            const auto range = found != options.ranges.end() ? found->second : std::pair{-1.0, 1.0};
+            std::uniform_real_distribution<double> distribution(range.first, range.second);
+            for (int64_t i = 0; i < storage; ++i) {
+                hipdnn_test_sdk::writeElement(host.type, host.bytes.data(), i, distribution(random));
+            }
+        }
+        tensors[tensor->uid()] = std::move(host);
+    }
+    return tensors;
+}
+
+}  // namespace
+
+const std::filesystem::path& kernelCacheDirectory() {
+    static const std::filesystem::path directory = [] {
+        const auto temporary = std::filesystem::temp_directory_path() /
+                               ("hipdnn_cuda_kernels_integration_" + std::to_string(getpid()));
+        std::filesystem::create_directories(temporary);
+        setenv("HIPDNN_CACHE_DIR", temporary.c_str(), 1);
+        unsetenv("HIPDNN_DISABLE_CACHE");
+        std::atexit([] {
+            std::error_code ignored;
+            std::filesystem::remove_all(kernelCacheDirectory(), ignored);
+        });
+        return temporary;
+    }();
+    return directory;
+}
+
+void expectMatchesReference(const GraphBuilder& builder, const RunOptions& options) {
+    const std::vector<uint8_t> bytes = builder.build();
+    const hipdnn_flatbuffers_sdk::GraphWrapper graph(bytes.data(), bytes.size());
+    std::map<int64_t, HostTensor> reference = makeHostTensors(graph, options);
+    std::map<int64_t, HostTensor> actual = reference;
+
+    std::map<int64_t, void*> hostPointers;
+    for (auto& [uid, tensor] : reference) {
+        hostPointers[uid] = tensor.bytes.data();
+    }
+    Backend& backend = Backend::instance();
+    std::vector<std::byte> hostWorkspace;
+    const std::string cpuError = hipdnn_test_sdk::runThroughBackend(backend.cpu->get(), bytes, hostPointers,
+                                                                    [&](size_t size) -> void* {
+                                                                        hostWorkspace.resize(size);
+                                                                        return hostWorkspace.data();
+                                                                    });
+    ASSERT_EQ(cpuError, "") << "CPU reference run failed";
+
+    const size_t padding = options.misalign ? 16 : 0;
+    std::map<int64_t, DeviceBuffer> device;
+    std::map<int64_t, void*> devicePointers;
+    for (auto& [uid, host] : actual) {
+        DeviceBuffer& buffer = device.emplace(uid, DeviceBuffer(host.bytes.size() + padding)).first->second;
+        // One element in: never 16-byte aligned, still aligned to the element.
+        auto* start = static_cast<std::byte*>(buffer.data()) +
+                      (options.misalign ? hipdnn_test_sdk::dataTypeSize(host.type) : 0);
+        if (contains(graph.outputUids(), uid)) {
+            buffer.fillBytes(0xFF);  // NaN sentinel: an unwritten output cannot pass
+        } else {
+            hipdnn_test_sdk::checkCuda(
+                cudaMemcpy(start, host.bytes.data(), host.bytes.size(), cudaMemcpyHostToDevice),
+                "cudaMemcpy to device");
+        }
+        devicePointers[uid] = start;
+    }
+    try {
+        const hipdnn_test_sdk::BackendPlan plan(hipdnn_test_sdk::BackendGraph(backend.gpu->get(), bytes),
+                                                hipdnn_data_sdk::utilities::CUDA_POINTWISE_ENGINE_ID);
+        ASSERT_EQ(plan.workspaceSize(), 0);
+        plan.execute(hipdnn_test_sdk::BackendVariantPack(devicePointers, nullptr));
+    } catch (const hipdnn_test_sdk::BackendError& error) {
+        FAIL() << "CUDA_POINTWISE_ENGINE: " << error.what();
+    }
+    hipdnn_test_sdk::checkCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    for (auto& [uid, host] : actual) {
+        hipdnn_test_sdk::checkCuda(
+            cudaMemcpy(host.bytes.data(), devicePointers[uid], host.bytes.size(), cudaMemcpyDeviceToHost),
+            "cudaMemcpy to host");
+    }
+    for (const int64_t uid : graph.outputUids()) {
+        const HostTensor& want = reference.at(uid);
+        const HostTensor& got = actual.at(uid);
+        const auto tolerance =
+            hipdnn_test_sdk::fixedTolerance(hipdnn_test_sdk::ToleranceOp::Pointwise, want.type);
+        const auto report =
+            hipdnn_test_sdk::allClose({want.type, want.bytes.data(), want.dims, want.strides},
+                                      {got.type, got.bytes.data(), got.dims, got.strides}, tolerance);
+        EXPECT_TRUE(report.passed) << "output uid " << uid << " '" << graph.tensor(uid).name()->str()
+                                   << "': " << report.describe();
+    }
+}
+
+}  // namespace cuda_kernels_integration

@@ -1,0 +1,35 @@
+// Runs a graph through the backend C API twice — on a GPU handle with CUDA_POINTWISE_ENGINE
+// named explicitly (device buffers) and on a CPU handle (CPU_REFERENCE_ENGINE) — and compares
+// every output with the test SDK's pointwise tolerance for its data type.
+#pragma once
+
+#include <hipdnn_test_sdk/GraphBuilder.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <utility>
+
+namespace cuda_kernels_integration {
+
+namespace fb = hipdnn_flatbuffers_sdk::data_objects;
+using hipdnn_test_sdk::GraphBuilder;
+
+struct RunOptions {
+    /// Input value ranges by uid; default [-1, 1]. Values are seeded from HIPDNN_GLOBAL_TEST_SEED.
+    std::map<int64_t, std::pair<double, double>> ranges;
+    /// Device pointers one element past an allocation's start, so that 16-byte vector accesses
+    /// are impossible and the engine must run its scalar kernel.
+    bool misalign = false;
+};
+
+/// The kernel cache directory of this process: a fresh temporary directory, set as
+/// HIPDNN_CACHE_DIR (with HIPDNN_DISABLE_CACHE unset) before the plugin first reads them and
+/// removed at exit, so that the tests neither use nor fill the user's cache.
+const std::filesystem::path& kernelCacheDirectory();
+
+/// Fails the current test when an output differs from the CPU reference beyond tolerance, or when
+/// CUDA_POINTWISE_ENGINE fails to plan or run the graph.
+void expectMatchesReference(const GraphBuilder& builder, const RunOptions& options = {});
+
+}  // namespace cuda_kernels_integration

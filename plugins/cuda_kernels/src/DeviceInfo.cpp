@@ -1,0 +1,50 @@
+#include "DeviceInfo.hpp"
+
+#include <hipdnn_plugin_sdk/PluginError.hpp>
+
+#include <cuda_runtime_api.h>
+
+namespace hipdnn_cuda_kernels {
+
+std::string describeCudaError(const char* call, int status) {
+    const auto error = static_cast<cudaError_t>(status);
+    return std::string(call) + " failed: " + cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ")";
+}
+
+namespace {
+
+void check(cudaError_t status, const char* call) {
+    if (status != cudaSuccess) {
+        throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR,
+                                             "no usable CUDA device: " + describeCudaError(call, status));
+    }
+}
+
+int attribute(cudaDeviceAttr which, int device, const char* name) {
+    int value = 0;
+    check(cudaDeviceGetAttribute(&value, which, device), name);
+    return value;
+}
+
+}  // namespace
+
+DeviceInfo DeviceInfo::current() {
+    int count = 0;
+    check(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+    if (count == 0) {
+        throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR,
+                                             "no usable CUDA device: cudaGetDeviceCount reports 0 devices");
+    }
+    DeviceInfo info;
+    check(cudaGetDevice(&info.ordinal), "cudaGetDevice");
+    info.computeCapability =
+        10 * attribute(cudaDevAttrComputeCapabilityMajor, info.ordinal, "cudaDeviceGetAttribute(major)") +
+        attribute(cudaDevAttrComputeCapabilityMinor, info.ordinal, "cudaDeviceGetAttribute(minor)");
+    info.multiprocessorCount =
+        attribute(cudaDevAttrMultiProcessorCount, info.ordinal, "cudaDeviceGetAttribute(SM count)");
+    info.maxThreadsPerMultiprocessor = attribute(cudaDevAttrMaxThreadsPerMultiProcessor, info.ordinal,
+                                                 "cudaDeviceGetAttribute(threads per SM)");
+    return info;
+}
+
+}  // namespace hipdnn_cuda_kernels

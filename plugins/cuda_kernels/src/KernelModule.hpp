@@ -1,0 +1,54 @@
+// A loaded CUBIN (through the CUDA runtime's library API, so libcuda is not linked) and the launch
+// of its kernels.
+#pragma once
+
+#include "DeviceInfo.hpp"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace hipdnn_cuda_kernels {
+
+/// Grid and block of a one-dimensional grid-stride launch.
+struct LaunchShape {
+    unsigned gridSize = 1;
+    unsigned blockSize = 1;
+};
+
+/// Enough blocks to keep every multiprocessor full (`blocksPerMultiprocessor` resident blocks
+/// each), never more than `workItems` needs; a grid-stride loop covers the rest.
+LaunchShape gridStrideShape(const DeviceInfo& device, int64_t workItems, unsigned blockSize,
+                            int blocksPerMultiprocessor);
+
+class KernelModule {
+public:
+    /// The module of `key`, loaded from `cubin` on first use in the process (later calls return it).
+    /// Throws PluginError(INTERNAL_ERROR) naming the CUDA error when the CUBIN does not load.
+    static std::shared_ptr<const KernelModule> load(const std::string& key, const std::vector<uint8_t>& cubin,
+                                                    const std::vector<std::string>& kernelNames);
+
+    ~KernelModule();
+    KernelModule(const KernelModule&) = delete;
+    KernelModule& operator=(const KernelModule&) = delete;
+
+    /// The kernel `name` (one of those given to load) as cudaLaunchKernel takes it.
+    const void* kernel(const std::string& name) const;
+
+    /// Resident blocks of `blockSize` threads per multiprocessor for `kernel`: the occupancy
+    /// calculator's answer, else the device's thread limit divided by `blockSize` (at least 1).
+    static int blocksPerMultiprocessor(const DeviceInfo& device, const void* kernel, unsigned blockSize);
+
+private:
+    KernelModule() = default;
+
+    void* _library = nullptr;  // cudaLibrary_t
+    std::map<std::string, const void*> _kernels;
+};
+
+/// Launches `kernel` on `stream` (a cudaStream_t); throws PluginError(INTERNAL_ERROR) on failure.
+void launchKernel(const void* kernel, const LaunchShape& shape, void** arguments, void* stream);
+
+}  // namespace hipdnn_cuda_kernels

@@ -1,0 +1,147 @@
+#include "PointwiseEngine.hpp"
+
+#include "../KernelCache.hpp"
+#include "../KernelModule.hpp"
+
+#include <hipdnn_data_sdk/logging/CallbackLogger.hpp>
+#include <hipdnn_data_sdk/utilities/EngineNames.hpp>
+
+#include <chrono>
+#include <cstdint>
+
+namespace hipdnn_cuda_kernels {
+
+namespace {
+
+// Runs one compiled pointwise kernel: the vector kernel when every vectorized pointer is aligned
+// to its access width, the scalar one otherwise.
+class PointwiseExecutionContext final : public hipdnn_plugin_sdk::IExecutionContext {
+public:
+    PointwiseExecutionContext(const CudaKernelsHandle& handle, const PointwisePlan& plan,
+                              std::shared_ptr<const KernelModule> module)
+        : _module(std::move(module)) {
+        const PointwiseProgram& program = plan.program;
+        const int64_t elements = program.elementCount();
+        _scalarKernel = _module->kernel(kPointwiseScalarKernel);
+        _scalarShape = gridStrideShape(
+            handle.device(), elements, kPointwiseBlockSize,
+            KernelModule::blocksPerMultiprocessor(handle.device(), _scalarKernel, kPointwiseBlockSize));
+        const int width = plan.source.vectorWidth;
+        if (width > 0) {
+            _vectorKernel = _module->kernel(kPointwiseVectorKernel);
+            _vectorShape = gridStrideShape(
+                handle.device(), elements / width, kPointwiseBlockSize,
+                KernelModule::blocksPerMultiprocessor(handle.device(), _vectorKernel, kPointwiseBlockSize));
+        }
+        for (const MemoryOperand& operand : program.operands) {
+            _uids.push_back(operand.uid);
+            _vectorAlignment.push_back(width > 0 && !operand.isSingleElement
+                                           ? static_cast<uintptr_t>(width) * elementSize(operand.type)
+                                           : 1);
+        }
+    }
+
+    std::size_t workspaceSize() const override { return 0; }
+
+    void execute(hipdnn_plugin_sdk::PluginHandleBase& handle, void* /*workspace*/,
+                 const hipdnn_plugin_sdk::DeviceBuffers& buffers) override {
+        std::vector<void*> pointers(_uids.size());
+        std::vector<void*> arguments(_uids.size());
+        bool aligned = _vectorKernel != nullptr;
+        for (size_t k = 0; k < _uids.size(); ++k) {
+            pointers[k] = buffers.pointer(_uids[k]);
+            arguments[k] = &pointers[k];
+            aligned = aligned && reinterpret_cast<uintptr_t>(pointers[k]) % _vectorAlignment[k] == 0;
+        }
+        if (aligned) {
+            launchKernel(_vectorKernel, _vectorShape, arguments.data(), handle.stream());
+        } else {
+            launchKernel(_scalarKernel, _scalarShape, arguments.data(), handle.stream());
+        }
+    }
+
+private:
+    std::shared_ptr<const KernelModule> _module;
+    const void* _scalarKernel = nullptr;
+    const void* _vectorKernel = nullptr;
+    LaunchShape _scalarShape;
+    LaunchShape _vectorShape;
+    std::vector<int64_t> _uids;
+    std::vector<uintptr_t> _vectorAlignment;
+};
+
+}  // namespace
+
+std::optional<PointwisePlan> planPointwise(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
+                                           int computeCapability, std::string& reason) {
+    auto program = analyzePointwiseGraph(graph, reason);
+    if (!program) {
+        return std::nullopt;
+    }
+    auto source = generatePointwiseSource(*program, computeCapability, reason);
+    if (!source) {
+        return std::nullopt;
+    }
+    return PointwisePlan{std::move(*program), std::move(*source)};
+}
+
+PointwiseEngine::PointwiseEngine() : IEngine(hipdnn_data_sdk::utilities::CUDA_POINTWISE_ENGINE_ID) {}
+
+bool PointwiseEngine::isApplicable(CudaKernelsHandle& handle,
+                                   const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
+                                   std::string& reason) const {
+    const int computeCapability = handle.device().computeCapability;
+    if (!planPointwise(graph, computeCapability, reason)) {
+        return false;
+    }
+    const Nvrtc* nvrtc = Nvrtc::instance(reason);
+    if (nvrtc == nullptr) {
+        return false;
+    }
+    if (!nvrtc->supportsArchitecture(computeCapability)) {
+        reason = "NVRTC " + nvrtc->version() + " cannot compile for sm_" + std::to_string(computeCapability);
+        return false;
+    }
+    return true;
+}
+
+std::size_t PointwiseEngine::workspaceSize(CudaKernelsHandle& /*handle*/,
+                                           const hipdnn_flatbuffers_sdk::EngineConfigWrapper& /*config*/,
+                                           const hipdnn_flatbuffers_sdk::GraphWrapper& /*graph*/) const {
+    return 0;
+}
+
+std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> PointwiseEngine::createExecutionContext(
+    CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::EngineConfigWrapper& /*config*/,
+    const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
+    const auto started = std::chrono::steady_clock::now();
+    const int computeCapability = handle.device().computeCapability;
+    std::string reason;
+    const auto plan = planPointwise(graph, computeCapability, reason);
+    const Nvrtc* nvrtc = plan ? Nvrtc::instance(reason) : nullptr;
+    if (nvrtc == nullptr) {
+        throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE,
+                                             "CUDA_POINTWISE_ENGINE cannot run this graph: " + reason);
+    }
+    std::string key;
+    const KernelCache::Entry entry =
+        obtainCubin(KernelCache::process(), *nvrtc, plan->source.source, computeCapability, key);
+    if (entry.cubin == nullptr) {
+        throw hipdnn_plugin_sdk::PluginError(
+            HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR,
+            "CUDA_POINTWISE_ENGINE: kernel " + key + " failed to compile: " + entry.error);
+    }
+    auto module = KernelModule::load(key, *entry.cubin, plan->source.kernelNames);
+    auto context = std::make_unique<PointwiseExecutionContext>(handle, *plan, std::move(module));
+    const double milliseconds =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    const char* origin = entry.origin == KernelCache::Origin::Memory ? "memory"
+                         : entry.origin == KernelCache::Origin::Disk ? "the disk cache"
+                                                                     : "NVRTC";
+    HIPDNN_SDK_LOG_INFO("cuda_kernels", "CUDA_POINTWISE_ENGINE kernel "
+                                            << key << " for sm_" << computeCapability << " from " << origin
+                                            << " in " << milliseconds << " ms");
+    return context;
+}
+
+}  // namespace hipdnn_cuda_kernels

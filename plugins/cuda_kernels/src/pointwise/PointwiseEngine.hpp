@@ -1,0 +1,34 @@
+// CUDA_POINTWISE_ENGINE: any graph of pointwise nodes as one kernel, generated and compiled with
+// NVRTC when the plan is built (cached in memory and on disk).
+#pragma once
+
+#include "../CudaKernelsHandle.hpp"
+#include "PointwiseCodegen.hpp"
+
+#include <hipdnn_plugin_sdk/IEngine.hpp>
+
+namespace hipdnn_cuda_kernels {
+
+/// The program and kernel source of a graph for a device, or the reason the engine declines it.
+struct PointwisePlan {
+    PointwiseProgram program;
+    PointwiseSource source;
+};
+std::optional<PointwisePlan> planPointwise(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
+                                           int computeCapability, std::string& reason);
+
+class PointwiseEngine final : public hipdnn_plugin_sdk::IEngine<CudaKernelsHandle> {
+public:
+    PointwiseEngine();
+
+    bool isApplicable(CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
+                      std::string& reason) const override;
+    std::size_t workspaceSize(CudaKernelsHandle& handle,
+                              const hipdnn_flatbuffers_sdk::EngineConfigWrapper& config,
+                              const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const override;
+    std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> createExecutionContext(
+        CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::EngineConfigWrapper& config,
+        const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const override;
+};
+
+}  // namespace hipdnn_cuda_kernels

@@ -241,7 +241,7 @@ private:
         }
         if (step.mode == fb::PointwiseMode::GEN_INDEX) {
             // The graph contract guarantees 0 <= axis < rank of out.
-            const auto axis = static_cast<size_t>(*a.axis());
+            const auto axis = static_cast<size_t>(*a.axis_tensor_uid());
             if (out.dims()->Get(static_cast<flatbuffers::uoffset_t>(axis)) > 1) {
                 step.indexDim = axis + (_program.dims.size() - out.dims()->size());
             }

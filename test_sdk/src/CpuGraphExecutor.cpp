@@ -142,7 +142,10 @@ NodeRegistry builtinNodeRegistry() {
 
 DataType effectiveComputeType(const GraphWrapper& graph, const NodeWrapper& node) {
     const DataType own = node.node().compute_data_type();
-    return own != DataType::UNSET ? own : graph.graph().compute_data_type();
+    const DataType asked = own != DataType::UNSET ? own : graph.graph().compute_data_type();
+    // The references accumulate in FLOAT or DOUBLE; a narrower request (HALF, BFLOAT16, as
+    // upstream's samples make for 16-bit graphs) gets FLOAT, at least the precision asked for.
+    return asked == DataType::HALF || asked == DataType::BFLOAT16 ? DataType::FLOAT : asked;
 }
 
 namespace {

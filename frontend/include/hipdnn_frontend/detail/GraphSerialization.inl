@@ -108,7 +108,7 @@ inline Error unpackValue(const fbs::TensorAttributes& source, TensorAttributes& 
 
 namespace hipdnn_frontend::graph {
 
-inline UidMap Graph::assignUids(bool commit) {
+inline UidMap Graph::assignUids(bool commit) const {
     const auto tensors = collectTensors();
     std::set<int64_t> used;
     for (const auto& tensor : tensors) {
@@ -222,9 +222,29 @@ inline Error Graph::serialize(std::vector<uint8_t>& data) {
     return {};
 }
 
+inline Error Graph::serialize(std::vector<uint8_t>& data) const {
+    // Without validate() the output tensors may lack dims and strides; build_operation_graph
+    // validated the graph and committed its uids, so a built graph serializes as it stands.
+    HIPDNN_RETURN_FRONTEND_ERROR_IF(
+        operationGraph_ == nullptr, ErrorCode::INVALID_STATE,
+        "serialize on a const graph ('" + name_ + "') needs build_operation_graph (or build) first");
+    data = toFlatbuffer(assignUids(/*commit=*/false), /*withNames=*/true);
+    return {};
+}
+
 inline Error Graph::serialize(std::string& json) {
     std::vector<uint8_t> data;
     HIPDNN_CHECK_FRONTEND_ERROR(serialize(data));
+    return bytesToJson(data, json);
+}
+
+inline Error Graph::serialize(std::string& json) const {
+    std::vector<uint8_t> data;
+    HIPDNN_CHECK_FRONTEND_ERROR(serialize(data));
+    return bytesToJson(data, json);
+}
+
+inline Error Graph::bytesToJson(const std::vector<uint8_t>& data, std::string& json) {
     try {
         json = hipdnn_flatbuffers_sdk::graphToJson(data.data(), data.size());
     } catch (const std::exception& error) {

@@ -47,8 +47,11 @@ struct ReluRun {
     std::vector<float> input{-2.0f, -1.0f, 0.0f, 1.0f, 2.0f, 3.0f, -4.0f, 5.0f};
     std::vector<float> output = std::vector<float>(8, -100.0f);
 
-    explicit ReluRun(hipdnnHandle_t handle) {
-        graph.set_io_data_type(fe::DataType::FLOAT).set_compute_data_type(fe::DataType::FLOAT);
+    explicit ReluRun(hipdnnHandle_t handle, bool overrideShapeEnabled = true) {
+        graph.set_name("relu")
+            .set_io_data_type(fe::DataType::FLOAT)
+            .set_compute_data_type(fe::DataType::FLOAT);
+        graph.set_override_shape_enabled(overrideShapeEnabled);
         x = graph.tensor(fe::graph::Tensor_attributes().set_name("x").set_dim({2, 4}).set_stride({4, 1}));
         y = graph.pointwise(x, fe::graph::PointwiseAttributes().set_mode(fe::PointwiseMode::RELU_FWD));
         y->set_output(true);
@@ -96,6 +99,31 @@ TEST(OverrideShapes, PluginWithoutTheExportIsRefusedByName) {
     EXPECT_NE(error.get_message().find("hipdnnEnginePluginExecuteOpGraphWithOverrides"), std::string::npos)
         << error.get_message();
     EXPECT_EQ(relu.output, std::vector<float>(8, -100.0f));
+}
+
+TEST(OverrideShapes, NeedTheGraphFlag) {
+    FakePluginHandle handle("override_execute");
+    ASSERT_EQ(handle.status(), HIPDNN_STATUS_SUCCESS);
+    ReluRun relu(handle, /*overrideShapeEnabled=*/false);
+    ASSERT_TRUE(relu.buildError.is_good()) << relu.buildError.get_message();
+    EXPECT_FALSE(relu.graph.is_override_shape_enabled());
+    const auto error = relu.execute(handle, {relu.x->get_uid()}, {{1, 4}}, {{4, 1}});
+    EXPECT_EQ(error.get_code(), fe::ErrorCode::INVALID_STATE);
+    EXPECT_NE(error.get_message().find("set_override_shape_enabled(true) on graph 'relu'"), std::string::npos)
+        << error.get_message();
+}
+
+TEST(OverrideShapes, GraphFlagSurvivesSerialization) {
+    fe::graph::Graph graph;
+    graph.set_override_shape_enabled(true).set_io_data_type(fe::DataType::FLOAT);
+    auto x = graph.tensor(fe::graph::Tensor_attributes().set_name("x").set_dim({2, 4}).set_stride({4, 1}));
+    graph.pointwise(x, fe::graph::PointwiseAttributes().set_mode(fe::PointwiseMode::RELU_FWD))
+        ->set_output(true);
+    std::vector<uint8_t> bytes;
+    ASSERT_TRUE(graph.serialize(bytes).is_good());
+    fe::graph::Graph copy;
+    ASSERT_TRUE(copy.deserialize(nullptr, bytes).is_good());
+    EXPECT_TRUE(copy.is_override_shape_enabled());
 }
 
 TEST(OverrideShapes, InconsistentOverridesAreRefused) {

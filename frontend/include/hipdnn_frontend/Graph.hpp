@@ -72,7 +72,15 @@ public:
         return *this;
     }
 
+    // Declares that execute may give this graph's tensors run-time shapes (serialized with the
+    // graph, so engines that cannot honour overrides decline it).
+    Graph& set_override_shape_enabled(bool enabled) {
+        overrideShapeEnabled_ = enabled;
+        return *this;
+    }
+
     [[nodiscard]] const std::string& get_name() const { return name_; }
+    [[nodiscard]] bool is_override_shape_enabled() const { return overrideShapeEnabled_; }
     [[nodiscard]] DataType get_io_data_type() const { return context_.ioDataType; }
     [[nodiscard]] DataType get_intermediate_data_type() const { return context_.intermediateDataType; }
     [[nodiscard]] DataType get_compute_data_type() const { return context_.computeDataType; }
@@ -158,9 +166,9 @@ public:
     Error execute(hipdnnHandle_t handle, std::unordered_map<TensorPtr, void*>& variantPack,
                   void* workspace) const;
     // With run-time shapes: overrideShapes[i] and overrideStrides[i] (of one rank) replace the
-    // dims and strides of the tensor with uid overrideUids[i] for this execution only. The plan's
-    // plugin must export hipdnnEnginePluginExecuteOpGraphWithOverrides; no overrides is a plain
-    // execute.
+    // dims and strides of the tensor with uid overrideUids[i] for this execution only. Needs
+    // set_override_shape_enabled(true), and the plan's plugin must export
+    // hipdnnEnginePluginExecuteOpGraphWithOverrides; no overrides is a plain execute.
     Error execute(hipdnnHandle_t handle, std::unordered_map<int64_t, void*>& variantPack, void* workspace,
                   const std::vector<int64_t>& overrideUids,
                   const std::vector<std::vector<int64_t>>& overrideShapes,
@@ -244,6 +252,7 @@ private:
     GraphContext context_;
     std::optional<int64_t> preferredEngineId_;
     std::optional<std::string> preferredEngineName_;
+    bool overrideShapeEnabled_ = false;
     std::vector<std::shared_ptr<INode>> nodes_;
 
     hipdnnHandle_t handle_ = nullptr;

@@ -514,6 +514,10 @@ inline Error Graph::execute(hipdnnHandle_t handle, std::unordered_map<int64_t, v
         "execute: " + std::to_string(overrideUids.size()) + " override uids but " +
             std::to_string(overrideShapes.size()) + " override shapes and " +
             std::to_string(overrideStrides.size()) + " override strides");
+    HIPDNN_RETURN_FRONTEND_ERROR_IF(
+        !overrideUids.empty() && !overrideShapeEnabled_, ErrorCode::INVALID_STATE,
+        "execute with override shapes needs set_override_shape_enabled(true) on graph '" + name_ +
+            "' before it is built");
     detail::ShapeOverrides overrides;
     overrides.uids = overrideUids;
     for (size_t index = 0; index < overrideUids.size(); ++index) {

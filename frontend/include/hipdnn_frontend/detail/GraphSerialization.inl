@@ -158,7 +158,8 @@ inline std::vector<uint8_t> Graph::toFlatbuffer(const UidMap& uids, bool withNam
         builder, name, hipdnn_frontend::detail::toFbs(context_.computeDataType),
         hipdnn_frontend::detail::toFbs(context_.intermediateDataType),
         hipdnn_frontend::detail::toFbs(context_.ioDataType), tensorVector, nodeVector,
-        preferredEngineId_ ? flatbuffers::Optional<int64_t>(*preferredEngineId_) : flatbuffers::nullopt));
+        preferredEngineId_ ? flatbuffers::Optional<int64_t>(*preferredEngineId_) : flatbuffers::nullopt,
+        overrideShapeEnabled_));
     return {builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize()};
 }
 
@@ -176,6 +177,7 @@ inline Error Graph::fromFlatbuffer(const std::vector<uint8_t>& data) {
     preferredEngineId_ =
         source.preferred_engine_id() ? std::optional<int64_t>(*source.preferred_engine_id()) : std::nullopt;
     preferredEngineName_.reset();
+    overrideShapeEnabled_ = source.is_override_shape_enabled();
     nodes_.clear();
     resetPlans();
 

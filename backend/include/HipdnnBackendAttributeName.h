@@ -35,6 +35,12 @@ typedef enum {
     HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS = 700,     // INT64, n
     HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS = 701,  // VOID_PTR, n
     HIPDNN_ATTR_VARIANT_PACK_WORKSPACE = 703,      // VOID_PTR, 1
+    // Run-time shapes of some tensors for this execution, as upstream: the uids (each also in
+    // UNIQUE_IDS), each one's rank, and their dims and strides concatenated in uid order.
+    HIPDNN_ATTR_VARIANT_PACK_OVERRIDE_UNIQUE_IDS_EXT = 704,  // INT64, n
+    HIPDNN_ATTR_VARIANT_PACK_OVERRIDE_SHAPES_EXT = 705,      // INT64, sum of the ranks
+    HIPDNN_ATTR_VARIANT_PACK_OVERRIDE_STRIDES_EXT = 706,     // INT64, sum of the ranks
+    HIPDNN_ATTR_VARIANT_PACK_OVERRIDE_LENGTHS_EXT = 707,     // INT64, n: the ranks
 
     HIPDNN_ATTR_KNOB_INFO_TYPE = 900,           // CHAR, n (get): the knob id
     HIPDNN_ATTR_KNOB_INFO_MAXIMUM_VALUE = 901,  // INT64 | DOUBLE (get)

@@ -183,7 +183,7 @@ typedef enum {
     HIPDNN_LOG_CALLBACK_ASYNC = 1,
 } hipdnnLogCallbackMode_t;
 
-typedef void (*hipdnnUserLogCallback_t)(void* user_handle, hipdnnSeverity_t severity, const char* message);
+/* hipdnnUserLogCallback_t and hipdnnUserLogCallbackHandle_t come from hipdnn_data_sdk/logging/CallbackTypes.h. */
 
 /// Adds, updates (same callback and user_handle) or removes (min_level == HIPDNN_SEV_OFF) a
 /// user log callback. Messages still pass the global level first. ASYNC callbacks run on one
@@ -194,7 +194,7 @@ typedef void (*hipdnnUserLogCallback_t)(void* user_handle, hipdnnSeverity_t seve
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetUserLogCallback_ext(hipdnnUserLogCallback_t callback,
                                                                   hipdnnSeverity_t min_level,
                                                                   hipdnnLogCallbackMode_t mode,
-                                                                  void* user_handle);
+                                                                  hipdnnUserLogCallbackHandle_t user_handle);
 /// The sink plugins and the frontend log through ("[component] message").
 HIPDNN_BACKEND_EXPORT void hipdnnLoggingCallback_ext(hipdnnSeverity_t severity, const char* message);
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendSetGlobalLogLevel_ext(hipdnnSeverity_t level);

@@ -13,5 +13,7 @@
 #include "hipdnn_frontend/DeclinedEngine.hpp"
 #include "hipdnn_frontend/Error.hpp"
 #include "hipdnn_frontend/Graph.hpp"
+#include "hipdnn_frontend/Handle.hpp"
 #include "hipdnn_frontend/Knobs.hpp"
+#include "hipdnn_frontend/Logging.hpp"
 #include "hipdnn_frontend/Types.hpp"

@@ -144,7 +144,12 @@ DataType effectiveComputeType(const GraphWrapper& graph, const NodeWrapper& node
     // Neither the node nor the graph naming one means float, as for cuDNN.
     const DataType own = node.node().compute_data_type();
     const DataType graphs = graph.graph().compute_data_type();
-    return own != DataType::UNSET ? own : graphs != DataType::UNSET ? graphs : DataType::FLOAT;
+    const DataType asked = own != DataType::UNSET      ? own
+                           : graphs != DataType::UNSET ? graphs
+                                                       : DataType::FLOAT;
+    // The references accumulate in FLOAT or DOUBLE; a narrower request (HALF, BFLOAT16, as
+    // upstream's samples make for 16-bit graphs) gets FLOAT, at least the precision asked for.
+    return asked == DataType::HALF || asked == DataType::BFLOAT16 ? DataType::FLOAT : asked;
 }
 
 namespace {

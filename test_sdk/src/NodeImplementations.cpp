@@ -12,6 +12,7 @@
 #include <hipdnn_test_sdk/references/References.hpp>
 
 #include <hipdnn_data_sdk/types.hpp>
+#include <hipdnn_flatbuffers_sdk/ElementDataType.hpp>
 
 #include <initializer_list>
 #include <memory>
@@ -25,29 +26,12 @@ using fb::DataType;
 using fb::NodeAttributes;
 using hipdnn_data_sdk::types::bfloat16;
 using hipdnn_data_sdk::types::half;
+using hipdnn_flatbuffers_sdk::dataTypeOf;
 
 template <class T>
 struct TypeTag {
     using type = T;
 };
-
-template <class T>
-constexpr DataType dataTypeOf() {
-    if constexpr (std::is_same_v<T, float>)
-        return DataType::FLOAT;
-    else if constexpr (std::is_same_v<T, half>)
-        return DataType::HALF;
-    else if constexpr (std::is_same_v<T, bfloat16>)
-        return DataType::BFLOAT16;
-    else if constexpr (std::is_same_v<T, int8_t>)
-        return DataType::INT8;
-    else if constexpr (std::is_same_v<T, int32_t>)
-        return DataType::INT32;
-    else {
-        static_assert(std::is_same_v<T, int64_t>, "unsupported element type");
-        return DataType::INT64;
-    }
-}
 
 // Calls fn(TypeTag<T>{}) for the element type `dataType` names.
 template <class Fn>

@@ -207,15 +207,23 @@ TEST_F(TestCpuGraphExecutor, DeclinesUnsupportedTypesComputeTypesAndModes) {
         << reason;
     EXPECT_NE(reason.find("FLOAT, HALF, BFLOAT16"), std::string::npos) << reason;
 
+    // A 16-bit compute type runs in FLOAT; an integer one has no reference.
     const auto halfCompute = GraphBuilder("half_compute")
                                  .addTensor(1, "x", DataType::FLOAT, {4})
                                  .addTensor(2, "y", DataType::FLOAT, {4})
                                  .addPointwise("relu", PointwiseMode::RELU_FWD, 1, 2)
                                  .setNodeComputeDataType(DataType::HALF)
                                  .build();
-    EXPECT_FALSE(executor.canExecute(wrap(halfCompute), reason));
+    EXPECT_TRUE(executor.canExecute(wrap(halfCompute), reason)) << reason;
+    const auto intCompute = GraphBuilder("int_compute")
+                                .addTensor(1, "x", DataType::FLOAT, {4})
+                                .addTensor(2, "y", DataType::FLOAT, {4})
+                                .addPointwise("relu", PointwiseMode::RELU_FWD, 1, 2)
+                                .setNodeComputeDataType(DataType::INT32)
+                                .build();
+    EXPECT_FALSE(executor.canExecute(wrap(intCompute), reason));
     EXPECT_NE(reason.find("node 0 'relu'"), std::string::npos) << reason;
-    EXPECT_NE(reason.find("compute data type HALF"), std::string::npos) << reason;
+    EXPECT_NE(reason.find("compute data type INT32"), std::string::npos) << reason;
 
     const auto mixedParams = GraphBuilder("bn_mixed")
                                  .addTensor(1, "x", DataType::FLOAT, {1, 2, 2, 2})

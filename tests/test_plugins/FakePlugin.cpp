@@ -7,7 +7,9 @@
 //   FAKE_OMIT_EXECUTE, FAKE_ZERO_ENGINES, FAKE_DUPLICATE_IDS, FAKE_LYING_NAME, FAKE_DECLINE_ALL,
 //   FAKE_FOREIGN_IDS, FAKE_MALFORMED_DETAILS, FAKE_KNOBS, FAKE_EXECUTE_FAILS, FAKE_SERIALIZATION,
 //   FAKE_SERIALIZATION_NOT_SUPPORTED (exports the serialization trio but answers NOT_APPLICABLE, as
-//   the plugin SDK does for engines without plan serialization), FAKE_USES_MISSING_DEPENDENCY.
+//   the plugin SDK does for engines without plan serialization), FAKE_USES_MISSING_DEPENDENCY,
+//   FAKE_OVERRIDE_EXECUTE (exports hipdnnEnginePluginExecuteOpGraphWithOverrides, which computes
+//   only the elements of the input's override shape).
 // The engine applies to graphs made of one float pointwise RELU_FWD or IDENTITY node and computes
 // it on host memory (scaled by the "fake.scale" knob when FAKE_KNOBS is set).
 #include <hipdnn_flatbuffers_sdk/data_objects/engine_config_generated.h>
@@ -427,6 +429,26 @@ hipdnnEnginePluginExecuteOpGraph(hipdnnEnginePluginHandle_t, hipdnnEnginePluginE
     }
     return HIPDNN_PLUGIN_STATUS_SUCCESS;
 #endif
+}
+#endif
+
+#ifdef FAKE_OVERRIDE_EXECUTE
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginExecuteOpGraphWithOverrides(
+    hipdnnEnginePluginHandle_t handle, hipdnnEnginePluginExecutionContext_t context, void* workspace,
+    const hipdnnPluginDeviceBuffer_t* buffers, uint32_t count, uint32_t overrideCount,
+    const int64_t* overrideUids, const uint32_t* overrideLengths, const int64_t* const* overrideShapes,
+    const int64_t* const*) {
+    FakeContext plan = *reinterpret_cast<const FakeContext*>(context);
+    for (uint32_t index = 0; index < overrideCount; ++index) {
+        if (overrideUids[index] == plan.inputUid) {
+            plan.elementCount = 1;
+            for (uint32_t dim = 0; dim < overrideLengths[index]; ++dim) {
+                plan.elementCount *= overrideShapes[index][dim];
+            }
+        }
+    }
+    return hipdnnEnginePluginExecuteOpGraph(
+        handle, reinterpret_cast<hipdnnEnginePluginExecutionContext_t>(&plan), workspace, buffers, count);
 }
 #endif
 

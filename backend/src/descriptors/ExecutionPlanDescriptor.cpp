@@ -102,8 +102,14 @@ void ExecutionPlanDescriptor::execute(const plugin::HandleState& handle,
             fmt::format("The plan needs a workspace of {} bytes but the variant pack's workspace is null",
                         _workspaceSize));
     }
-    _instance->execute(_context, variantPack.workspace(), buffers.data(),
-                       static_cast<uint32_t>(buffers.size()));
+    const auto& overrides = variantPack.overrides();
+    if (overrides.empty()) {
+        _instance->execute(_context, variantPack.workspace(), buffers.data(),
+                           static_cast<uint32_t>(buffers.size()));
+    } else {
+        _instance->executeWithOverrides(_context, variantPack.workspace(), buffers.data(),
+                                        static_cast<uint32_t>(buffers.size()), overrides);
+    }
 }
 
 void ExecutionPlanDescriptor::checkVariantPackUids(const VariantPackDescriptor& variantPack) const {

@@ -77,6 +77,7 @@ void EnginePlugin::resolveSymbols() {
     optional(_api.setLogLevel, "hipdnnPluginSetLogLevel");
     optional(_api.getEngineName, "hipdnnEnginePluginGetEngineName");
     optional(_api.getDeviceType, "hipdnnEnginePluginGetDeviceType_ext");
+    optional(_api.executeOpGraphWithOverrides, "hipdnnEnginePluginExecuteOpGraphWithOverrides");
     optional(_api.serializeExecutionContext, "hipdnnEnginePluginSerializeExecutionContext");
     optional(_api.destroySerializedExecutionContext, "hipdnnEnginePluginDestroySerializedExecutionContext");
     optional(_api.createExecutionContextFromSerialized,

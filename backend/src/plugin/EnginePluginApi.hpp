@@ -37,6 +37,7 @@ struct EnginePluginApi {
         nullptr;
     decltype(&hipdnnEnginePluginCreateExecutionContextFromSerialized) createExecutionContextFromSerialized =
         nullptr;
+    decltype(&hipdnnEnginePluginExecuteOpGraphWithOverrides) executeOpGraphWithOverrides = nullptr;
 };
 
 }  // namespace hipdnn_backend::plugin

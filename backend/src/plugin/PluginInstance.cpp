@@ -193,4 +193,30 @@ void PluginInstance::execute(hipdnnEnginePluginExecutionContext_t context, void*
           "execute the operation graph");
 }
 
+void PluginInstance::executeWithOverrides(hipdnnEnginePluginExecutionContext_t context, void* workspace,
+                                          const hipdnnPluginDeviceBuffer_t* buffers, uint32_t bufferCount,
+                                          const ShapeOverrides& overrides) const {
+    const auto executeWithOverrides = _plugin->api().executeOpGraphWithOverrides;
+    if (executeWithOverrides == nullptr) {
+        throw HipdnnException(HIPDNN_STATUS_NOT_SUPPORTED,
+                              "Plugin '" + _plugin->name() +
+                                  "' cannot execute with override shapes: it does not export "
+                                  "hipdnnEnginePluginExecuteOpGraphWithOverrides");
+    }
+    std::vector<uint32_t> lengths;
+    std::vector<const int64_t*> shapes;
+    std::vector<const int64_t*> strides;
+    size_t offset = 0;
+    for (const int64_t length : overrides.lengths) {
+        lengths.push_back(static_cast<uint32_t>(length));
+        shapes.push_back(overrides.shapes.data() + offset);
+        strides.push_back(overrides.strides.data() + offset);
+        offset += static_cast<size_t>(length);
+    }
+    check(executeWithOverrides(_handle, context, workspace, buffers, bufferCount,
+                               static_cast<uint32_t>(overrides.uids.size()), overrides.uids.data(),
+                               lengths.data(), shapes.data(), strides.data()),
+          "execute the operation graph with override shapes");
+}
+
 }  // namespace hipdnn_backend::plugin

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "plugin/EnginePlugin.hpp"
+#include "plugin/ShapeOverrides.hpp"
 
 namespace hipdnn_backend::plugin {
 
@@ -48,6 +49,11 @@ public:
                                                    hipdnnEnginePluginExecutionContext_t context) const;
     void execute(hipdnnEnginePluginExecutionContext_t context, void* workspace,
                  const hipdnnPluginDeviceBuffer_t* buffers, uint32_t bufferCount) const;
+    // Through hipdnnEnginePluginExecuteOpGraphWithOverrides; NOT_SUPPORTED naming the plugin when
+    // it does not export it.
+    void executeWithOverrides(hipdnnEnginePluginExecutionContext_t context, void* workspace,
+                              const hipdnnPluginDeviceBuffer_t* buffers, uint32_t bufferCount,
+                              const ShapeOverrides& overrides) const;
 
 private:
     void check(hipdnnPluginStatus_t status, const char* action) const;

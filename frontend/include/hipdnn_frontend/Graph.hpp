@@ -72,7 +72,15 @@ public:
         return *this;
     }
 
+    // Declares that execute may give this graph's tensors run-time shapes (serialized with the
+    // graph, so engines that cannot honour overrides decline it).
+    Graph& set_override_shape_enabled(bool enabled) {
+        overrideShapeEnabled_ = enabled;
+        return *this;
+    }
+
     [[nodiscard]] const std::string& get_name() const { return name_; }
+    [[nodiscard]] bool is_override_shape_enabled() const { return overrideShapeEnabled_; }
     [[nodiscard]] DataType get_io_data_type() const { return context_.ioDataType; }
     [[nodiscard]] DataType get_intermediate_data_type() const { return context_.intermediateDataType; }
     [[nodiscard]] DataType get_compute_data_type() const { return context_.computeDataType; }
@@ -157,6 +165,14 @@ public:
                   void* workspace) const;
     Error execute(hipdnnHandle_t handle, std::unordered_map<TensorPtr, void*>& variantPack,
                   void* workspace) const;
+    // With run-time shapes: overrideShapes[i] and overrideStrides[i] (of one rank) replace the
+    // dims and strides of the tensor with uid overrideUids[i] for this execution only. Needs
+    // set_override_shape_enabled(true), and the plan's plugin must export
+    // hipdnnEnginePluginExecuteOpGraphWithOverrides; no overrides is a plain execute.
+    Error execute(hipdnnHandle_t handle, std::unordered_map<int64_t, void*>& variantPack, void* workspace,
+                  const std::vector<int64_t>& overrideUids,
+                  const std::vector<std::vector<int64_t>>& overrideShapes,
+                  const std::vector<std::vector<int64_t>>& overrideStrides) const;
 
     // ---- Several plans ----
     [[nodiscard]] int64_t get_execution_plan_count() const {
@@ -180,13 +196,22 @@ public:
     Error get_knobs_for_engine(int64_t engineId, std::vector<Knob>& knobs) const;
     Error get_knobs_for_engine(const std::string& engineName, std::vector<Knob>& knobs) const;
 
+    // ---- Lookup ----
+    // The graph's named tensors by name (deserialized graphs keep their names). Throws
+    // std::invalid_argument naming a name that two tensors share.
+    [[nodiscard]] std::unordered_map<std::string, TensorPtr> getTensorsByName() const;
+
     // ---- Why not ----
     // Engines that declined the graph in the last create_execution_plans (engine, plugin, reason).
     [[nodiscard]] const std::vector<DeclinedEngine>& get_declined_engines() const { return declined_; }
 
     // ---- Serialization and keys ----
+    // Validates the graph first and commits the uids it assigns.
     Error serialize(std::vector<uint8_t>& data);
     Error serialize(std::string& json);
+    // Serializes a graph that build_operation_graph has validated (INVALID_STATE before).
+    Error serialize(std::vector<uint8_t>& data) const;
+    Error serialize(std::string& json) const;
     // Rebuilds the graph from serialized bytes / JSON and, with a handle, builds the operation graph.
     Error deserialize(hipdnnHandle_t handle, const std::vector<uint8_t>& data);
     Error deserialize(hipdnnHandle_t handle, const std::string& json);
@@ -204,9 +229,11 @@ private:
     // Every tensor the nodes touch, in node order (inputs, then outputs), without repeats.
     [[nodiscard]] std::vector<TensorPtr> collectTensors() const;
     // Uids of every tensor: user-given ones kept, the rest the smallest unused from 0.
-    UidMap assignUids(bool commit);
+    // Tensors are reached through shared pointers, so committing uids leaves the graph const.
+    UidMap assignUids(bool commit) const;
     std::vector<uint8_t> toFlatbuffer(const UidMap& uids, bool withNames) const;
     Error fromFlatbuffer(const std::vector<uint8_t>& data);
+    static Error bytesToJson(const std::vector<uint8_t>& data, std::string& json);
     void resetPlans();
 
     Error requireOperationGraph(std::string_view step) const;
@@ -216,7 +243,8 @@ private:
     Error finalizeConfig(detail::PlanCandidate& candidate) const;
     Error buildCandidate(detail::PlanCandidate& candidate) const;
     Error executeCandidate(const detail::PlanCandidate& candidate, hipdnnHandle_t handle,
-                           std::unordered_map<int64_t, void*>& variantPack, void* workspace) const;
+                           std::unordered_map<int64_t, void*>& variantPack, void* workspace,
+                           const detail::ShapeOverrides& overrides = {}) const;
     Error candidateAt(int64_t index, const detail::PlanCandidate*& candidate) const;
     [[nodiscard]] std::string notSupportedMessage() const;
 
@@ -224,6 +252,7 @@ private:
     GraphContext context_;
     std::optional<int64_t> preferredEngineId_;
     std::optional<std::string> preferredEngineName_;
+    bool overrideShapeEnabled_ = false;
     std::vector<std::shared_ptr<INode>> nodes_;
 
     hipdnnHandle_t handle_ = nullptr;

@@ -4,11 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <string_view>
 #include <type_traits>
 
 #include <hipdnn_backend.h>
 #include <hipdnn_flatbuffers_sdk/data_objects/graph_generated.h>
+#include <hipdnn_flatbuffers_sdk/ElementDataType.hpp>
 
 namespace hipdnn_frontend {
 
@@ -158,6 +160,10 @@ inline const char* to_string(DataType type) {
     return "UNKNOWN";
 }
 
+inline std::ostream& operator<<(std::ostream& stream, DataType type) {
+    return stream << to_string(type);
+}
+
 inline const char* to_string(PointwiseMode mode) {
     return fbs::EnumNamePointwiseMode(static_cast<fbs::PointwiseMode>(mode));
 }
@@ -197,6 +203,17 @@ inline fbs::DataType toFbs(DataType type) {
 inline DataType fromFbs(fbs::DataType type) {
     return static_cast<DataType>(type);
 }
+
+}  // namespace detail
+
+/// The DataType of the element type T (float, double, the data SDK's half, bfloat16 and fp8
+/// types, uint8_t, int8_t, int32_t, int64_t); a compile error for other types.
+template <class T>
+constexpr DataType getDataTypeEnumFromType() {
+    return static_cast<DataType>(hipdnn_flatbuffers_sdk::dataTypeOf<T>());
+}
+
+namespace detail {
 
 // The schema spells NOT_SET as UNSET, MAX and MIN as MAX_OP and MIN_OP. Its enum is a byte (as
 // upstream's); the frontend's stays an int, and every value fits both.

@@ -1,19 +1,9 @@
-// Version of the engine plugin API this SDK describes. A plugin reports the version it was
-// built against through hipdnnPluginGetApiVersion; the backend accepts major versions it knows.
+// The engine plugin API version under this SDK's earlier names; engine_api_version.h holds it.
 #ifndef HIPDNN_PLUGIN_SDK_ENGINE_PLUGIN_API_VERSION_H
 #define HIPDNN_PLUGIN_SDK_ENGINE_PLUGIN_API_VERSION_H
 
-#define HIPDNN_ENGINE_API_VERSION_MAJOR 1
-#define HIPDNN_ENGINE_API_VERSION_MINOR 4
-#define HIPDNN_ENGINE_API_VERSION_PATCH 0
+#include <hipdnn_plugin_sdk/engine_api_version.h>
 
-#define HIPDNN_PLUGIN_API_STRINGIFY_IMPL(x) #x
-#define HIPDNN_PLUGIN_API_STRINGIFY(x) HIPDNN_PLUGIN_API_STRINGIFY_IMPL(x)
-
-/// "1.4.0": the string a plugin built with this SDK reports.
-#define HIPDNN_ENGINE_API_VERSION_STRING                                 \
-    HIPDNN_PLUGIN_API_STRINGIFY(HIPDNN_ENGINE_API_VERSION_MAJOR)         \
-    "." HIPDNN_PLUGIN_API_STRINGIFY(HIPDNN_ENGINE_API_VERSION_MINOR) "." \
-        HIPDNN_PLUGIN_API_STRINGIFY(HIPDNN_ENGINE_API_VERSION_PATCH)
+#define HIPDNN_ENGINE_API_VERSION_STRING HIPDNN_ENGINE_API_VERSION
 
 #endif

@@ -25,6 +25,13 @@ typedef enum {
     HIPDNN_PLUGIN_TYPE_HEURISTIC = 2,
 } hipdnnPluginType_t;
 
+/// Prediction work an engine is asked for (an estimate only: neither kind benchmarks, tunes or
+/// executes the graph).
+typedef enum {
+    HIPDNN_ENGINE_PREDICTION_ENGINE = 0,         ///< The engine's ordinary execution, tuning off.
+    HIPDNN_ENGINE_PREDICTION_CONFIGURATION = 1,  ///< One exact configuration, selected and predicted.
+} hipdnnEnginePredictionKind_t;
+
 /// A read-only byte buffer (a serialized FlatBuffer). Ownership is stated by each function.
 typedef struct {
     const void* ptr;
@@ -36,6 +43,10 @@ typedef struct {
     int64_t uid;
     void* ptr;
 } hipdnnPluginDeviceBuffer_t;
+
+/// Opaque handles of an engine plugin and of one of its execution contexts (upstream's tags).
+typedef struct HipdnnEnginePluginHandle* hipdnnEnginePluginHandle_t;
+typedef struct HipdnnEnginePluginExecutionContext* hipdnnEnginePluginExecutionContext_t;
 
 /// Opaque stream: a cudaStream_t for GPU plugins (null = legacy default stream); ignored on CPU.
 typedef void* hipdnnPluginStream_t;

@@ -7,6 +7,10 @@
 extern "C" {
 #endif
 
+// Guarded as upstream's is, so that a header repeating these definitions may come first.
+#ifndef HIPDNN_CALLBACK_TYPES_DEFINED
+#define HIPDNN_CALLBACK_TYPES_DEFINED
+
 /// Message severities. A message is emitted when the level is not OFF and severity >= level.
 typedef enum {
     HIPDNN_SEV_INFO = 0,
@@ -18,6 +22,16 @@ typedef enum {
 
 /// Callback through which plugins and SDK code hand log lines to the backend's logger.
 typedef void (*hipdnnCallback_t)(hipdnnSeverity_t severity, const char* message);
+
+/// User data handed back to a user log callback; with the callback it identifies the
+/// registration (hipdnnSetUserLogCallback_ext).
+typedef void* hipdnnUserLogCallbackHandle_t;
+
+/// A user log callback. The message names its component; the callback should return promptly.
+typedef void (*hipdnnUserLogCallback_t)(hipdnnUserLogCallbackHandle_t userHandle, hipdnnSeverity_t severity,
+                                        const char* message);
+
+#endif
 
 #ifdef __cplusplus
 }

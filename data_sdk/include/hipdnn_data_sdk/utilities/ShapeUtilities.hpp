@@ -7,6 +7,7 @@
 #include <limits>
 #include <numeric>
 #include <optional>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -34,6 +35,10 @@ inline const TensorLayout TensorLayout::NCHW{"NCHW", {3, 2, 1, 0}};
 inline const TensorLayout TensorLayout::NHWC{"NHWC", {3, 0, 2, 1}};
 inline const TensorLayout TensorLayout::NCDHW{"NCDHW", {4, 3, 2, 1, 0}};
 inline const TensorLayout TensorLayout::NDHWC{"NDHWC", {4, 0, 3, 2, 1}};
+
+inline std::ostream& operator<<(std::ostream& stream, const TensorLayout& layout) {
+    return stream << layout.name;
+}
 
 /// "[a, b, c]", for messages.
 inline std::string formatDims(const std::vector<int64_t>& values) {
@@ -219,6 +224,29 @@ inline std::vector<int64_t> packedStrides(const std::vector<int64_t>& dims) {
     std::vector<int64_t> rowMajor(dims.size());
     std::iota(rowMajor.rbegin(), rowMajor.rend(), int64_t{0});
     return generatePackedStrides(dims, rowMajor);
+}
+
+/// Upstream hipDNN's name for generatePackedStrides.
+inline std::vector<int64_t> generateStrides(const std::vector<int64_t>& dims,
+                                            const std::vector<int64_t>& strideOrder) {
+    return generatePackedStrides(dims, strideOrder);
+}
+
+/// Upstream hipDNN's name for packedStrides (row-major).
+inline std::vector<int64_t> generateStrides(const std::vector<int64_t>& dims) {
+    return packedStrides(dims);
+}
+
+/// The per-channel shape of a tensor with `dims` (N, C, ...): [1, C, 1, ...], as batch norm's
+/// statistics and a per-channel bias have. Throws std::invalid_argument below rank 2.
+inline std::vector<int64_t> getDerivedShape(const std::vector<int64_t>& dims) {
+    if (dims.size() < 2) {
+        throw std::invalid_argument("getDerivedShape: dims " + formatDims(dims) +
+                                    " have no channel dim (rank " + std::to_string(dims.size()) + " < 2)");
+    }
+    std::vector<int64_t> derived(dims.size(), 1);
+    derived[1] = dims[1];
+    return derived;
 }
 
 /// The stride order of `strides` (0 = smallest stride). Equal strides rank the later dim as

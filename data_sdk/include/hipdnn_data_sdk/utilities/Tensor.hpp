@@ -13,7 +13,10 @@
 #include <utility>
 #include <vector>
 
+#include "hipdnn_data_sdk/utilities/MigratableMemory.hpp"
 #include "hipdnn_data_sdk/utilities/ShapeUtilities.hpp"
+#include "hipdnn_data_sdk/utilities/UtilsBfp16.hpp"
+#include "hipdnn_data_sdk/utilities/UtilsFp16.hpp"
 
 namespace hipdnn_data_sdk::utilities {
 
@@ -61,7 +64,14 @@ public:
                                         formatDims(dims_) + " have rank " + std::to_string(dims_.size()));
         }
         strides_ = generatePackedStrides(dims_, layout.strideOrder);
-        storage_.resize(static_cast<size_t>(utilities::storageElementCount(dims_, strides_)));
+        memory_ = MigratableMemory<T>(static_cast<size_t>(utilities::storageElementCount(dims_, strides_)));
+    }
+
+    /// Packed row-major tensor (last dim fastest).
+    explicit Tensor(std::vector<int64_t> dims) : dims_(std::move(dims)) {
+        detail::requirePositiveDims("Tensor", dims_);
+        strides_ = packedStrides(dims_);
+        memory_ = MigratableMemory<T>(static_cast<size_t>(utilities::elementCount(dims_)));
     }
 
     /// Tensor with explicit strides (zero strides broadcast). Throws std::invalid_argument for
@@ -71,24 +81,37 @@ public:
         : dims_(std::move(dims)), strides_(std::move(strides)) {
         detail::requirePositiveDims("Tensor", dims_);
         detail::requireValidStrides("Tensor", dims_, strides_);
-        storage_.resize(static_cast<size_t>(utilities::storageElementCount(dims_, strides_)));
+        memory_ = MigratableMemory<T>(static_cast<size_t>(utilities::storageElementCount(dims_, strides_)));
     }
 
     const std::vector<int64_t>& dims() const { return dims_; }
     const std::vector<int64_t>& strides() const { return strides_; }
     int64_t elementCount() const { return utilities::elementCount(dims_); }
-    int64_t storageElementCount() const { return static_cast<int64_t>(storage_.size()); }
-    size_t sizeInBytes() const { return storage_.size() * sizeof(T); }
-    T* data() { return storage_.data(); }
-    const T* data() const { return storage_.data(); }
+    int64_t storageElementCount() const { return static_cast<int64_t>(memory_.count()); }
+    size_t sizeInBytes() const { return memory_.count() * sizeof(T); }
+    T* data() { return memory_.hostData(); }
+    const T* data() const { return memory_.hostData(); }
+
+    /// The storage under upstream hipDNN's interface (hostData, deviceData, mark*Modified).
+    MigratableMemory<T>& memory() { return memory_; }
+    const MigratableMemory<T>& memory() const { return memory_; }
 
     /// The element at a logical index; throws std::out_of_range naming the index when it does
     /// not lie inside dims.
-    T& at(const std::vector<int64_t>& index) { return storage_[storageIndex(index)]; }
-    const T& at(const std::vector<int64_t>& index) const { return storage_[storageIndex(index)]; }
+    T& at(const std::vector<int64_t>& index) { return memory_.hostData()[storageIndex(index)]; }
+    const T& at(const std::vector<int64_t>& index) const { return memory_.hostData()[storageIndex(index)]; }
 
     /// Sets every storage element, gaps between strided elements included.
-    void fill(T value) { std::fill(storage_.begin(), storage_.end(), value); }
+    void fill(T value) { std::fill_n(memory_.hostData(), memory_.count(), value); }
+
+    /// Upstream hipDNN's name for fill.
+    void fillWithValue(T value) { fill(value); }
+
+    /// Upstream hipDNN's fill: like fillRandom, with bounds of the element type and, by default,
+    /// a nondeterministic seed.
+    void fillWithRandomValues(T min, T max, unsigned int seed = std::random_device{}()) {
+        fillRandom(static_cast<double>(min), static_cast<double>(max), seed);
+    }
 
     /// Sets every logical element, in row-major index order, to a value drawn uniformly from
     /// [min, max] by std::mt19937_64 seeded with `seed`. The logical values depend only on the
@@ -104,14 +127,14 @@ public:
             const auto low = integerBound(min);
             const auto high = integerBound(max);
             forEachIndex(dims_, [&](const std::vector<int64_t>& index) {
-                storage_[static_cast<size_t>(offsetOf(index, strides_))] =
+                memory_.hostData()[offsetOf(index, strides_)] =
                     static_cast<T>(detail::uniformInteger(generator, low, high));
             });
         } else {
             forEachIndex(dims_, [&](const std::vector<int64_t>& index) {
                 const double unit = detail::uniformUnit(generator);
                 // Interpolating from both ends cannot overflow, whatever the bounds.
-                storage_[static_cast<size_t>(offsetOf(index, strides_))] =
+                memory_.hostData()[offsetOf(index, strides_)] =
                     static_cast<T>(min * (1.0 - unit) + max * unit);
             });
         }
@@ -154,7 +177,7 @@ private:
 
     std::vector<int64_t> dims_;
     std::vector<int64_t> strides_;
-    std::vector<T> storage_;
+    MigratableMemory<T> memory_;
 };
 
 }  // namespace hipdnn_data_sdk::utilities

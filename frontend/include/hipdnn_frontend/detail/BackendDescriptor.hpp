@@ -29,6 +29,13 @@ inline Error checkBackend(hipdnnStatus_t status, std::string_view what) {
     return status == HIPDNN_STATUS_SUCCESS ? Error{} : backendError(status, what);
 }
 
+inline bool boundToCpu(hipdnnHandle_t handle) {
+    hipdnnDeviceType_ext_t type = HIPDNN_DEVICE_TYPE_GPU_EXT;
+    int ordinal = 0;
+    return hipdnnGetDevice_ext(handle, &type, &ordinal) == HIPDNN_STATUS_SUCCESS &&
+           type == HIPDNN_DEVICE_TYPE_CPU_EXT;
+}
+
 // Shared ownership: the operation graph outlives every engine config and plan built from it.
 using DescriptorPtr = std::shared_ptr<hipdnnBackendDescriptor>;
 

@@ -3,8 +3,11 @@
 #pragma once
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include <hipdnn_flatbuffers_sdk/data_objects/knob_value_generated.h>
+#include <hipdnn_data_sdk/utilities/Workspace.hpp>
 
 namespace hipdnn_frontend::graph {
 
@@ -445,9 +448,17 @@ inline Error Graph::deselect_workspace_greater_than(int64_t bytes) {
 }
 
 inline Error Graph::executeCandidate(const detail::PlanCandidate& candidate, hipdnnHandle_t handle,
-                                     std::unordered_map<int64_t, void*>& variantPack, void* workspace) const {
+                                     std::unordered_map<int64_t, void*>& variantPack, void* workspace,
+                                     const detail::ShapeOverrides& overrides) const {
     HIPDNN_RETURN_FRONTEND_ERROR_IF(!candidate.isBuilt(), ErrorCode::INVALID_STATE,
                                     "the plan of engine " + candidate.engineName + " is not built");
+    // Upstream code passes no workspace where its engines need none; on the CPU, where workspace
+    // is host memory, a plan that needs one borrows it for the call instead of failing.
+    std::optional<hipdnn_data_sdk::utilities::Workspace> lentWorkspace;
+    if (workspace == nullptr && candidate.workspaceSize > 0 && detail::boundToCpu(handle)) {
+        lentWorkspace.emplace(static_cast<size_t>(candidate.workspaceSize));
+        workspace = lentWorkspace->get();
+    }
     std::vector<int64_t> uids;
     std::vector<void*> pointers;
     uids.reserve(variantPack.size());
@@ -467,6 +478,18 @@ inline Error Graph::executeCandidate(const detail::PlanCandidate& candidate, hip
     HIPDNN_CHECK_FRONTEND_ERROR(detail::setAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE,
                                                      HIPDNN_TYPE_VOID_PTR, 1, &workspace,
                                                      "setting the workspace"));
+    if (!overrides.uids.empty()) {
+        const std::pair<hipdnnBackendAttributeName_t, const std::vector<int64_t>*> attributes[] = {
+            {HIPDNN_ATTR_VARIANT_PACK_OVERRIDE_UNIQUE_IDS_EXT, &overrides.uids},
+            {HIPDNN_ATTR_VARIANT_PACK_OVERRIDE_LENGTHS_EXT, &overrides.lengths},
+            {HIPDNN_ATTR_VARIANT_PACK_OVERRIDE_SHAPES_EXT, &overrides.shapes},
+            {HIPDNN_ATTR_VARIANT_PACK_OVERRIDE_STRIDES_EXT, &overrides.strides}};
+        for (const auto& [name, values] : attributes) {
+            HIPDNN_CHECK_FRONTEND_ERROR(
+                detail::setAttribute(pack, name, HIPDNN_TYPE_INT64, static_cast<int64_t>(values->size()),
+                                     values->data(), "setting the variant pack's override shapes"));
+        }
+    }
     HIPDNN_CHECK_FRONTEND_ERROR(detail::finalize(pack, "finalizing the variant pack"));
     return detail::checkBackend(hipdnnBackendExecute(handle, candidate.plan.get(), pack.get()),
                                 "executing the plan of engine " + candidate.engineName);
@@ -477,6 +500,39 @@ inline Error Graph::execute(hipdnnHandle_t handle, std::unordered_map<int64_t, v
     HIPDNN_RETURN_FRONTEND_ERROR_IF(!activePlan_, ErrorCode::INVALID_STATE,
                                     "execute needs a built plan (build_plans or build)");
     return executeCandidate(candidates_[*activePlan_], handle, variantPack, workspace);
+}
+
+inline Error Graph::execute(hipdnnHandle_t handle, std::unordered_map<int64_t, void*>& variantPack,
+                            void* workspace, const std::vector<int64_t>& overrideUids,
+                            const std::vector<std::vector<int64_t>>& overrideShapes,
+                            const std::vector<std::vector<int64_t>>& overrideStrides) const {
+    HIPDNN_RETURN_FRONTEND_ERROR_IF(!activePlan_, ErrorCode::INVALID_STATE,
+                                    "execute needs a built plan (build_plans or build)");
+    HIPDNN_RETURN_FRONTEND_ERROR_IF(
+        overrideShapes.size() != overrideUids.size() || overrideStrides.size() != overrideUids.size(),
+        ErrorCode::INVALID_VALUE,
+        "execute: " + std::to_string(overrideUids.size()) + " override uids but " +
+            std::to_string(overrideShapes.size()) + " override shapes and " +
+            std::to_string(overrideStrides.size()) + " override strides");
+    HIPDNN_RETURN_FRONTEND_ERROR_IF(
+        !overrideUids.empty() && !overrideShapeEnabled_, ErrorCode::INVALID_STATE,
+        "execute with override shapes needs set_override_shape_enabled(true) on graph '" + name_ +
+            "' before it is built");
+    detail::ShapeOverrides overrides;
+    overrides.uids = overrideUids;
+    for (size_t index = 0; index < overrideUids.size(); ++index) {
+        const auto& shape = overrideShapes[index];
+        const auto& stride = overrideStrides[index];
+        HIPDNN_RETURN_FRONTEND_ERROR_IF(
+            shape.size() != stride.size() || shape.empty(), ErrorCode::INVALID_VALUE,
+            "execute: the override of tensor uid " + std::to_string(overrideUids[index]) + " has dims " +
+                hipdnn_data_sdk::utilities::formatDims(shape) + " and strides " +
+                hipdnn_data_sdk::utilities::formatDims(stride));
+        overrides.lengths.push_back(static_cast<int64_t>(shape.size()));
+        overrides.shapes.insert(overrides.shapes.end(), shape.begin(), shape.end());
+        overrides.strides.insert(overrides.strides.end(), stride.begin(), stride.end());
+    }
+    return executeCandidate(candidates_[*activePlan_], handle, variantPack, workspace, overrides);
 }
 
 inline Error Graph::execute(hipdnnHandle_t handle, std::unordered_map<TensorPtr, void*>& variantPack,

@@ -112,7 +112,7 @@ inline Error unpackValue(const fbs::TensorAttributes& source, TensorAttributes& 
 
 namespace hipdnn_frontend::graph {
 
-inline UidMap Graph::assignUids(bool commit) {
+inline UidMap Graph::assignUids(bool commit) const {
     const auto tensors = collectTensors();
     std::set<int64_t> used;
     for (const auto& tensor : tensors) {
@@ -162,7 +162,8 @@ inline std::vector<uint8_t> Graph::toFlatbuffer(const UidMap& uids, bool withNam
         builder, name, hipdnn_frontend::detail::toFbs(context_.computeDataType),
         hipdnn_frontend::detail::toFbs(context_.intermediateDataType),
         hipdnn_frontend::detail::toFbs(context_.ioDataType), tensorVector, nodeVector,
-        preferredEngineId_ ? flatbuffers::Optional<int64_t>(*preferredEngineId_) : flatbuffers::nullopt));
+        preferredEngineId_ ? flatbuffers::Optional<int64_t>(*preferredEngineId_) : flatbuffers::nullopt,
+        overrideShapeEnabled_));
     return {builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize()};
 }
 
@@ -180,6 +181,7 @@ inline Error Graph::fromFlatbuffer(const std::vector<uint8_t>& data) {
     preferredEngineId_ =
         source.preferred_engine_id() ? std::optional<int64_t>(*source.preferred_engine_id()) : std::nullopt;
     preferredEngineName_.reset();
+    overrideShapeEnabled_ = source.is_override_shape_enabled();
     nodes_.clear();
     resetPlans();
 
@@ -226,9 +228,29 @@ inline Error Graph::serialize(std::vector<uint8_t>& data) {
     return {};
 }
 
+inline Error Graph::serialize(std::vector<uint8_t>& data) const {
+    // Without validate() the output tensors may lack dims and strides; build_operation_graph
+    // validated the graph and committed its uids, so a built graph serializes as it stands.
+    HIPDNN_RETURN_FRONTEND_ERROR_IF(
+        operationGraph_ == nullptr, ErrorCode::INVALID_STATE,
+        "serialize on a const graph ('" + name_ + "') needs build_operation_graph (or build) first");
+    data = toFlatbuffer(assignUids(/*commit=*/false), /*withNames=*/true);
+    return {};
+}
+
 inline Error Graph::serialize(std::string& json) {
     std::vector<uint8_t> data;
     HIPDNN_CHECK_FRONTEND_ERROR(serialize(data));
+    return bytesToJson(data, json);
+}
+
+inline Error Graph::serialize(std::string& json) const {
+    std::vector<uint8_t> data;
+    HIPDNN_CHECK_FRONTEND_ERROR(serialize(data));
+    return bytesToJson(data, json);
+}
+
+inline Error Graph::bytesToJson(const std::vector<uint8_t>& data, std::string& json) {
     try {
         json = hipdnn_flatbuffers_sdk::graphToJson(data.data(), data.size());
     } catch (const std::exception& error) {

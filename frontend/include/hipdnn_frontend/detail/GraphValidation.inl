@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
 #include <unordered_set>
 
 namespace hipdnn_frontend::graph {
@@ -21,6 +22,20 @@ inline std::vector<TensorPtr> Graph::collectTensors() const {
         }
     }
     return tensors;
+}
+
+inline std::unordered_map<std::string, TensorPtr> Graph::getTensorsByName() const {
+    std::unordered_map<std::string, TensorPtr> byName;
+    for (const auto& tensor : collectTensors()) {
+        if (tensor->get_name().empty()) {
+            continue;
+        }
+        if (!byName.emplace(tensor->get_name(), tensor).second) {
+            throw std::invalid_argument("getTensorsByName: graph '" + name_ + "' has two tensors named '" +
+                                        tensor->get_name() + "'");
+        }
+    }
+    return byName;
 }
 
 }  // namespace hipdnn_frontend::graph

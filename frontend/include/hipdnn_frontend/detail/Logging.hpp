@@ -1,5 +1,6 @@
 // Frontend log lines go to the backend's logger (hipdnnLoggingCallback_ext), which applies
-// HIPDNN_LOG_LEVEL, HIPDNN_LOG_FILE and user callbacks, so the frontend has no sink of its own.
+// HIPDNN_LOG_LEVEL, HIPDNN_LOG_FILE and user callbacks, so the frontend has no sink of its own;
+// initializeFrontendLogging (Logging.hpp) may route them to another callback.
 #pragma once
 
 #include <sstream>
@@ -17,9 +18,14 @@ inline bool logEnabled(hipdnnSeverity_t severity) {
     return level != HIPDNN_SEV_OFF && severity >= level;
 }
 
+inline hipdnnCallback_t& logSink() {
+    static hipdnnCallback_t sink = hipdnnLoggingCallback_ext;
+    return sink;
+}
+
 inline void log(hipdnnSeverity_t severity, const std::string& message) {
     const std::string line = "[hipdnn_frontend] " + message;
-    hipdnnLoggingCallback_ext(severity, line.c_str());
+    logSink()(severity, line.c_str());
 }
 
 }  // namespace hipdnn_frontend::detail

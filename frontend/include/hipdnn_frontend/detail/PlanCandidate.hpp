@@ -31,4 +31,13 @@ struct PlanCandidate {
     [[nodiscard]] bool isBuilt() const { return plan != nullptr; }
 };
 
+// Run-time shapes for one execution, in the variant pack's flat form: uids[i] has rank
+// lengths[i]; its dims and strides follow those of the earlier uids in shapes and strides.
+struct ShapeOverrides {
+    std::vector<int64_t> uids;
+    std::vector<int64_t> lengths;
+    std::vector<int64_t> shapes;
+    std::vector<int64_t> strides;
+};
+
 }  // namespace hipdnn_frontend::detail

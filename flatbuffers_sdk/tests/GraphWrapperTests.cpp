@@ -526,14 +526,18 @@ TEST(GraphWrapper, RejectsNonFiniteEpsilonAndMomentum) {
                 HasSubstr("tensor uid 7 'momentum' has value -inf; it must be finite"));
 }
 
-TEST(GraphWrapper, RejectsNonFiniteEpsilonOfNorms) {
+// Inference layer norm of x (dims `xDims`) with scale and bias of x's dims but N = 1.
+std::vector<uint8_t> layernormGraph(std::vector<int64_t> xDims, float epsilon,
+                                    int64_t normalizedDimCount = 0) {
+    std::vector<int64_t> parameterDims = xDims;
+    parameterDims[0] = 1;
     TestGraph layernorm;
-    layernorm.tensor(1, "x", {2, 8})
-        .tensor(2, "scale", {1, 8})
-        .tensor(3, "bias", {1, 8})
-        .tensor(scalarTensor(4, "eps", std::numeric_limits<float>::quiet_NaN()))
-        .tensor(5, "y", {2, 8});
-    layernorm.node("ln", fb::NodeAttributes::LayernormAttributes, [](Builder& b) {
+    layernorm.tensor(1, "x", xDims)
+        .tensor(2, "scale", parameterDims)
+        .tensor(3, "bias", parameterDims)
+        .tensor(scalarTensor(4, "eps", epsilon))
+        .tensor(5, "y", xDims);
+    layernorm.node("ln", fb::NodeAttributes::LayernormAttributes, [=](Builder& b) {
         fb::LayernormAttributesBuilder attributes(b);
         attributes.add_forward_phase(fb::NormFwdPhase::INFERENCE);
         attributes.add_x_tensor_uid(1);
@@ -541,40 +545,26 @@ TEST(GraphWrapper, RejectsNonFiniteEpsilonOfNorms) {
         attributes.add_bias_tensor_uid(3);
         attributes.add_epsilon_tensor_uid(4);
         attributes.add_y_tensor_uid(5);
+        attributes.add_normalized_dim_count(normalizedDimCount);
         return attributes.Finish().Union();
     });
+    return layernorm.build();
+}
+
+TEST(GraphWrapper, RejectsNonFiniteEpsilonOfNorms) {
     EXPECT_THAT(
-        graphErrorOf(layernorm.build()),
+        graphErrorOf(layernormGraph({2, 8}, std::numeric_limits<float>::quiet_NaN())),
         HasSubstr("node 0 'ln' (LayernormAttributes) port epsilon: tensor uid 4 'eps' has value nan"));
 }
 
 TEST(GraphWrapper, LayernormNormalizesEveryDimButTheFirstOnly) {
-    auto layernormOver = [](int64_t normalizedDimCount) {
-        TestGraph layernorm;
-        layernorm.tensor(1, "x", {2, 3, 8})
-            .tensor(2, "scale", {1, 3, 8})
-            .tensor(3, "bias", {1, 3, 8})
-            .tensor(scalarTensor(4, "eps", 1e-5F))
-            .tensor(5, "y", {2, 3, 8});
-        layernorm.node("ln", fb::NodeAttributes::LayernormAttributes, [=](Builder& b) {
-            fb::LayernormAttributesBuilder attributes(b);
-            attributes.add_forward_phase(fb::NormFwdPhase::INFERENCE);
-            attributes.add_x_tensor_uid(1);
-            attributes.add_scale_tensor_uid(2);
-            attributes.add_bias_tensor_uid(3);
-            attributes.add_epsilon_tensor_uid(4);
-            attributes.add_y_tensor_uid(5);
-            attributes.add_normalized_dim_count(normalizedDimCount);
-            return attributes.Finish().Union();
-        });
-        return layernorm.build();
-    };
     for (const int64_t accepted : {0, 2}) {
-        const auto bytes = layernormOver(accepted);
+        const auto bytes = layernormGraph({2, 3, 8}, 1e-5F, accepted);
         EXPECT_NO_THROW(GraphWrapper(bytes.data(), bytes.size())) << accepted;
     }
-    EXPECT_THAT(graphErrorOf(layernormOver(1)), AllOf(HasSubstr("normalized_dim_count 1 is not supported"),
-                                                      HasSubstr("(2 for x of rank 3)")));
+    EXPECT_THAT(
+        graphErrorOf(layernormGraph({2, 3, 8}, 1e-5F, 1)),
+        AllOf(HasSubstr("normalized_dim_count 1 is not supported"), HasSubstr("(2 for x of rank 3)")));
 }
 
 TEST(GraphWrapper, RejectsRmsnormBackwardWithoutInvRms) {

@@ -88,6 +88,9 @@ if [ "${HIPDNN_GPU_BENCH:-1}" = 1 ] && [ -x ./bin/hipdnn_cuda_kernels_bench ]; t
         HIPDNN_CACHE_DIR=$cache ./bin/hipdnn_cuda_kernels_bench >> "$out/bench_cuda_kernels.log" 2>&1
     done
     rm -rf "$cache"
+    # Its peers on the same problem: PyTorch eager, torch.compile and a copy (the ceiling).
+    "$venv/bin/python" "$built_root/plugins/cuda_kernels/bench/pytorch_pointwise.py" \
+        >> "$out/bench_cuda_kernels.log" 2>&1
     cat "$out/bench_cuda_kernels.log"
 fi
 grep -E "HOSTCALL" "$out"/bench_hipdnn*.log 2>/dev/null

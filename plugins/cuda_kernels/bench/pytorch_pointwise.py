@@ -1,44 +1,20 @@
 """The peers of hipdnn_cuda_kernels_bench on the same GPU: y = relu(1.5 * x + b) with PyTorch eager
 and torch.compile, and a plain copy (the bandwidth ceiling), timed like the C++ bench (median of
-CUDA-event-timed batches after a warm-up). Prints
+CUDA-event-timed batches after a warm-up, torch_peers.py). Prints
   BENCH impl=<peer> problem=<name> dtype=<t> ms=<median> gbps=<bytes read and written per second>
 with the same problem names, so the two logs line up.
 """
 
-import statistics
-
 import torch
 
-WARMUP = 10
-REPEATS = 15
-BATCH = 20
+from torch_peers import median_ms, report
+
 SHAPE = (64, 256, 56, 56)
 DTYPES = {"BFLOAT16": torch.bfloat16, "HALF": torch.float16, "FLOAT": torch.float32}
 
 
 def scale_add_relu(x, b):
     return torch.relu(1.5 * x + b)
-
-
-def median_ms(fn):
-    for _ in range(WARMUP):
-        fn()
-    times = []
-    for _ in range(REPEATS):
-        start = torch.cuda.Event(enable_timing=True)
-        stop = torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(BATCH):
-            fn()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop) / BATCH)
-    return statistics.median(times)
-
-
-def report(impl, name, dtype_name, ms, bytes_moved):
-    print(f"BENCH impl={impl} problem={name} dtype={dtype_name} ms={ms:.4f} gbps={bytes_moved / ms / 1e6:.1f}",
-          flush=True)
 
 
 def main():

@@ -1,7 +1,7 @@
 // CUDA_POINTWISE_ENGINE against the CPU reference: every schema mode for fp32, fp16 and bf16,
 // mode parameters, broadcasting, NCHW and NHWC strides, mixed types, several outputs, the scalar
 // fallback for misaligned pointers and odd sizes.
-#include "PointwiseHarness.hpp"
+#include "EngineHarness.hpp"
 
 #include <hipdnn_data_sdk/utilities/ShapeUtilities.hpp>
 #include <hipdnn_flatbuffers_sdk/operations/Pointwise.hpp>

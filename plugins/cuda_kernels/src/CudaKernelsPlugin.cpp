@@ -1,5 +1,6 @@
 // Entry point of the cuda_kernels plugin: its engines and the generated plugin API.
 #include "CudaKernelsHandle.hpp"
+#include "norm/NormEngine.hpp"
 #include "pointwise/PointwiseEngine.hpp"
 
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
@@ -14,6 +15,7 @@ struct CudaKernelsPluginContainer {
         static hipdnn_plugin_sdk::EngineManager<Handle> manager = [] {
             hipdnn_plugin_sdk::EngineManager<Handle> engines;
             engines.addEngine(std::make_unique<PointwiseEngine>());
+            engines.addEngine(std::make_unique<NormEngine>());
             return engines;
         }();
         return manager;

@@ -130,6 +130,7 @@ TEST(Options, BadFlagsGiveUsageAndStatusTwo) {
     expectUsageError({"conv", "--mode", "dgrad", "--fuse", "relu"}, "--fuse");
     expectUsageError({"conv", "-c", "6", "-g", "4"}, "-g");
     expectUsageError({"bn", "--fuse", "bias"}, "--fuse");
+    expectUsageError({"bn", "--mode", "backward", "--fuse", "relu"}, "--fuse");
     expectUsageError({"matmul", "--run", "fast"}, "--run");
     expectUsageError({"matmul", "--device", "tpu"}, "--device");
     expectUsageError({"matmul", "--knob", "novalue"}, "--knob");

@@ -34,6 +34,59 @@ constexpr const char* kBf16RoundSoftware = R"(__forceinline__ unsigned short hdn
 }
 )";
 
+// Vector accesses of W elements of kind K (0 float, 1 half, 2 bfloat16) in the widest words the
+// access size allows; the offset is a multiple of W, so the words are aligned.
+constexpr const char* kVectorAccess =
+    R"(template <int K> struct hdnn_storage { typedef unsigned short type; };
+template <> struct hdnn_storage<0> { typedef float type; };
+template <int K> __forceinline__ float hdnn_to_float(typename hdnn_storage<K>::type v) {
+    if constexpr (K == 0) { return v; } else if constexpr (K == 1) { return hdnn_h2f(v); } else { return hdnn_b2f(v); }
+}
+template <int K> __forceinline__ typename hdnn_storage<K>::type hdnn_from_float(float v) {
+    if constexpr (K == 0) { return v; } else if constexpr (K == 1) { return hdnn_f2h(v); } else { return hdnn_f2b(v); }
+}
+template <int K, int W, class I> __forceinline__ void hdnn_load(const typename hdnn_storage<K>::type* p, I e, float (&o)[W]) {
+    typedef typename hdnn_storage<K>::type T;
+    constexpr int bytes = W * (int)sizeof(T);
+    if constexpr (bytes % 16 == 0) {
+        union { hdnn_w4 w[bytes / 16]; T t[W]; } u;
+#pragma unroll
+        for (int k = 0; k < bytes / 16; ++k) { u.w[k] = reinterpret_cast<const hdnn_w4*>(p + e)[k]; }
+#pragma unroll
+        for (int lane = 0; lane < W; ++lane) { o[lane] = hdnn_to_float<K>(u.t[lane]); }
+    } else if constexpr (bytes % 8 == 0) {
+        union { hdnn_w2 w[bytes / 8]; T t[W]; } u;
+#pragma unroll
+        for (int k = 0; k < bytes / 8; ++k) { u.w[k] = reinterpret_cast<const hdnn_w2*>(p + e)[k]; }
+#pragma unroll
+        for (int lane = 0; lane < W; ++lane) { o[lane] = hdnn_to_float<K>(u.t[lane]); }
+    } else {
+#pragma unroll
+        for (int lane = 0; lane < W; ++lane) { o[lane] = hdnn_to_float<K>(p[e + lane]); }
+    }
+}
+template <int K, int W, class I> __forceinline__ void hdnn_store(typename hdnn_storage<K>::type* p, I e, const float (&v)[W]) {
+    typedef typename hdnn_storage<K>::type T;
+    constexpr int bytes = W * (int)sizeof(T);
+    if constexpr (bytes % 16 == 0) {
+        union { hdnn_w4 w[bytes / 16]; T t[W]; } u;
+#pragma unroll
+        for (int lane = 0; lane < W; ++lane) { u.t[lane] = hdnn_from_float<K>(v[lane]); }
+#pragma unroll
+        for (int k = 0; k < bytes / 16; ++k) { reinterpret_cast<hdnn_w4*>(p + e)[k] = u.w[k]; }
+    } else if constexpr (bytes % 8 == 0) {
+        union { hdnn_w2 w[bytes / 8]; T t[W]; } u;
+#pragma unroll
+        for (int lane = 0; lane < W; ++lane) { u.t[lane] = hdnn_from_float<K>(v[lane]); }
+#pragma unroll
+        for (int k = 0; k < bytes / 8; ++k) { reinterpret_cast<hdnn_w2*>(p + e)[k] = u.w[k]; }
+    } else {
+#pragma unroll
+        for (int lane = 0; lane < W; ++lane) { p[e + lane] = hdnn_from_float<K>(v[lane]); }
+    }
+}
+)";
+
 // Spells values and math calls in one compute type.
 struct Typed {
     ComputeType compute;
@@ -239,14 +292,8 @@ public:
         : _program(program), _computeCapability(computeCapability) {}
 
     std::optional<PointwiseSource> run(std::string& reason) {
-        for (const PointwiseStep& step : _program.steps) {
-            auto statement = modeStatement(step);
-            if (!statement) {
-                reason = std::string("pointwise mode ") + fb::EnumNamePointwiseMode(step.mode) +
-                         " has no kernel formula";
-                return std::nullopt;
-            }
-            _statements.push_back(std::move(*statement));
+        if (!prepareStatements(reason)) {
+            return std::nullopt;
         }
         chooseIndexType();
         PointwiseSource result;
@@ -266,7 +313,75 @@ public:
         return result;
     }
 
+    std::optional<std::string> fragment(const std::string& name, int width, std::string& reason) {
+        if (!prepareStatements(reason)) {
+            return std::nullopt;
+        }
+        std::ostringstream out;
+        out << "__device__ __forceinline__ void " << name << "(hdnn_index e, float (&r)[" << width << "]";
+        for (size_t k = 0; k < _program.operands.size(); ++k) {
+            const MemoryOperand& operand = _program.operands[k];
+            if (!operand.inRegister) {
+                out << ", " << (operand.isOutput ? "" : "const ") << storageType(operand.type)
+                    << "* __restrict__ p" << k;
+            }
+        }
+        out << ") {\n    (void)e;\n";
+        const auto inMemory = [](const MemoryOperand& operand) { return !operand.inRegister; };
+        for (size_t k = 0; k < _program.operands.size(); ++k) {
+            const MemoryOperand& operand = _program.operands[k];
+            if (!inMemory(operand)) {
+                continue;
+            }
+            const std::string kind = std::to_string(elementKind(operand.type));
+            if (operand.isSingleElement) {
+                out << "    const float m" << k << " = "
+                    << loadConversion(operand.type, numbered("p", k) + "[0]") << ";\n";
+            } else {
+                out << "    float e" << k << "[" << width << "];\n";
+                if (!operand.isOutput) {
+                    out << "    hdnn_load<" << kind << ", " << width << ">(p" << k << ", e, e" << k << ");\n";
+                }
+            }
+        }
+        out << "#pragma unroll\n    for (int lane = 0; lane < " << width << "; ++lane) {\n";
+        for (size_t k = 0; k < _program.operands.size(); ++k) {
+            const MemoryOperand& operand = _program.operands[k];
+            if (!operand.isOutput && !operand.isSingleElement) {
+                out << "        const float m" << k << " = " << (operand.inRegister ? "r" : numbered("e", k))
+                    << "[lane];\n";
+            }
+        }
+        emitSteps(out, "        ", [&](size_t k, const std::string& value) {
+            return (_program.operands[k].inRegister ? std::string("r") : numbered("e", k)) +
+                   "[lane] = " + value + ";";
+        });
+        out << "    }\n";
+        for (size_t k = 0; k < _program.operands.size(); ++k) {
+            const MemoryOperand& operand = _program.operands[k];
+            if (operand.isOutput && inMemory(operand)) {
+                out << "    hdnn_store<" << elementKind(operand.type) << ", " << width << ">(p" << k
+                    << ", e, e" << k << ");\n";
+            }
+        }
+        out << "}\n";
+        return out.str();
+    }
+
 private:
+    bool prepareStatements(std::string& reason) {
+        for (const PointwiseStep& step : _program.steps) {
+            auto statement = modeStatement(step);
+            if (!statement) {
+                reason = std::string("pointwise mode ") + fb::EnumNamePointwiseMode(step.mode) +
+                         " has no kernel formula";
+                return false;
+            }
+            _statements.push_back(std::move(*statement));
+        }
+        return true;
+    }
+
     void chooseIndexType() {
         int64_t largest = _program.elementCount();
         for (const MemoryOperand& operand : _program.operands) {
@@ -556,6 +671,28 @@ private:
 std::optional<PointwiseSource> generatePointwiseSource(const PointwiseProgram& program, int computeCapability,
                                                        std::string& reason) {
     return Generator(program, computeCapability).run(reason);
+}
+
+std::string kernelPrelude(int computeCapability) {
+    return std::string(kPrelude) + (computeCapability >= 80 ? kBf16RoundSm80 : kBf16RoundSoftware) +
+           kVectorAccess;
+}
+
+int elementKind(ElementType type) {
+    switch (type) {
+        case ElementType::Float:
+            return 0;
+        case ElementType::Half:
+            return 1;
+        case ElementType::BFloat16:
+            return 2;
+    }
+    return 0;
+}
+
+std::optional<std::string> generatePointwiseFragment(const PointwiseProgram& program, const std::string& name,
+                                                     int width, std::string& reason) {
+    return Generator(program, 0).fragment(name, width, reason);
 }
 
 }  // namespace hipdnn_cuda_kernels

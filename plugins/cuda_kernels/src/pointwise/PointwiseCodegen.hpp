@@ -26,4 +26,19 @@ struct PointwiseSource {
 std::optional<PointwiseSource> generatePointwiseSource(const PointwiseProgram& program, int computeCapability,
                                                        std::string& reason);
 
+/// Conversions every generated kernel may use (hdnn_h2f, hdnn_f2b, ...) and the vector accesses
+/// hdnn_load<K, W> / hdnn_store<K, W> of W elements of kind K (0 float, 1 half, 2 bfloat16) at an
+/// element offset that is a multiple of W.
+std::string kernelPrelude(int computeCapability);
+
+/// The kind K of `type` in hdnn_load / hdnn_store.
+int elementKind(ElementType type);
+
+/// A device function `name(hdnn_index e, float (&r)[width], p...)` that runs `program` on the
+/// `width` elements at element offset `e` of one shared dense layout: its one inRegister operand
+/// is r, every other operand a pointer parameter in operand order (single elements read at 0).
+/// Needs kernelPrelude and an hdnn_index typedef before it.
+std::optional<std::string> generatePointwiseFragment(const PointwiseProgram& program, const std::string& name,
+                                                     int width, std::string& reason);
+
 }  // namespace hipdnn_cuda_kernels

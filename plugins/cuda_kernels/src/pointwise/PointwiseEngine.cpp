@@ -1,12 +1,9 @@
 #include "PointwiseEngine.hpp"
 
-#include "../KernelCache.hpp"
-#include "../KernelModule.hpp"
+#include "../KernelBuild.hpp"
 
-#include <hipdnn_data_sdk/logging/CallbackLogger.hpp>
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 
-#include <chrono>
 #include <cstdint>
 
 namespace hipdnn_cuda_kernels {
@@ -90,19 +87,8 @@ PointwiseEngine::PointwiseEngine() : IEngine(hipdnn_data_sdk::utilities::CUDA_PO
 bool PointwiseEngine::isApplicable(CudaKernelsHandle& handle,
                                    const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
                                    std::string& reason) const {
-    const int computeCapability = handle.device().computeCapability;
-    if (!planPointwise(graph, computeCapability, reason)) {
-        return false;
-    }
-    const Nvrtc* nvrtc = Nvrtc::instance(reason);
-    if (nvrtc == nullptr) {
-        return false;
-    }
-    if (!nvrtc->supportsArchitecture(computeCapability)) {
-        reason = "NVRTC " + nvrtc->version() + " cannot compile for sm_" + std::to_string(computeCapability);
-        return false;
-    }
-    return true;
+    return planPointwise(graph, handle.device().computeCapability, reason) &&
+           nvrtcFor(handle.device(), reason) != nullptr;
 }
 
 std::size_t PointwiseEngine::workspaceSize(CudaKernelsHandle& /*handle*/,
@@ -114,34 +100,15 @@ std::size_t PointwiseEngine::workspaceSize(CudaKernelsHandle& /*handle*/,
 std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> PointwiseEngine::createExecutionContext(
     CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::EngineConfigWrapper& /*config*/,
     const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
-    const auto started = std::chrono::steady_clock::now();
-    const int computeCapability = handle.device().computeCapability;
     std::string reason;
-    const auto plan = planPointwise(graph, computeCapability, reason);
-    const Nvrtc* nvrtc = plan ? Nvrtc::instance(reason) : nullptr;
-    if (nvrtc == nullptr) {
+    const auto plan = planPointwise(graph, handle.device().computeCapability, reason);
+    if (!plan) {
         throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE,
                                              "CUDA_POINTWISE_ENGINE cannot run this graph: " + reason);
     }
-    std::string key;
-    const KernelCache::Entry entry =
-        obtainCubin(KernelCache::process(), *nvrtc, plan->source.source, computeCapability, key);
-    if (entry.cubin == nullptr) {
-        throw hipdnn_plugin_sdk::PluginError(
-            HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR,
-            "CUDA_POINTWISE_ENGINE: kernel " + key + " failed to compile: " + entry.error);
-    }
-    auto module = KernelModule::load(key, *entry.cubin, plan->source.kernelNames);
-    auto context = std::make_unique<PointwiseExecutionContext>(handle, *plan, std::move(module));
-    const double milliseconds =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-    const char* origin = entry.origin == KernelCache::Origin::Memory ? "memory"
-                         : entry.origin == KernelCache::Origin::Disk ? "the disk cache"
-                                                                     : "NVRTC";
-    HIPDNN_SDK_LOG_INFO("cuda_kernels", "CUDA_POINTWISE_ENGINE kernel "
-                                            << key << " for sm_" << computeCapability << " from " << origin
-                                            << " in " << milliseconds << " ms");
-    return context;
+    auto module = buildKernelModule("CUDA_POINTWISE_ENGINE", handle.device(), plan->source.source,
+                                    plan->source.kernelNames);
+    return std::make_unique<PointwiseExecutionContext>(handle, *plan, std::move(module));
 }
 
 }  // namespace hipdnn_cuda_kernels

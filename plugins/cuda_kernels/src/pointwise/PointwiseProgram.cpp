@@ -24,11 +24,8 @@ int64_t PointwiseProgram::elementCount() const {
     return count;
 }
 
-namespace {
-
 using Tensor = fb::TensorAttributes;
 
-// The type a tensor holds: its own, else the graph's intermediate (virtual) or I/O type.
 fb::DataType effectiveType(const hipdnn_flatbuffers_sdk::GraphWrapper& graph, const Tensor& tensor) {
     if (tensor.data_type() != fb::DataType::UNSET) {
         return tensor.data_type();
@@ -49,10 +46,30 @@ std::optional<ElementType> elementTypeOf(fb::DataType type) {
     }
 }
 
-std::string describe(const Tensor& tensor) {
+std::string describeTensor(const Tensor& tensor) {
     return "tensor uid " + std::to_string(tensor.uid()) + " '" +
            (tensor.name() != nullptr ? tensor.name()->str() : std::string()) + "'";
 }
+
+bool isDenseLayout(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides) {
+    std::vector<std::pair<int64_t, int64_t>> byStride;
+    for (size_t d = 0; d < dims.size(); ++d) {
+        if (dims[d] > 1) {
+            byStride.emplace_back(strides[d], dims[d]);
+        }
+    }
+    std::sort(byStride.begin(), byStride.end());
+    int64_t expected = 1;
+    for (const auto& [stride, dim] : byStride) {
+        if (stride != expected) {
+            return false;
+        }
+        expected *= dim;
+    }
+    return true;
+}
+
+namespace {
 
 std::vector<int64_t> dimsOf(const Tensor& tensor) {
     return {tensor.dims()->begin(), tensor.dims()->end()};
@@ -91,36 +108,45 @@ double roundToType(double value, fb::DataType type) {
     }
 }
 
-// A dense layout: the offsets of `dims` fill [0, elementCount) exactly once.
-bool isDense(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides) {
-    std::vector<std::pair<int64_t, int64_t>> byStride;
-    for (size_t d = 0; d < dims.size(); ++d) {
-        if (dims[d] > 1) {
-            byStride.emplace_back(strides[d], dims[d]);
-        }
-    }
-    std::sort(byStride.begin(), byStride.end());
-    int64_t expected = 1;
-    for (const auto& [stride, dim] : byStride) {
-        if (stride != expected) {
-            return false;
-        }
-        expected *= dim;
-    }
-    return true;
-}
-
 class Analysis {
 public:
+    // The whole graph.
     Analysis(const hipdnn_flatbuffers_sdk::GraphWrapper& graph, std::string& reason)
-        : _graph(graph), _reason(reason) {}
+        : _graph(graph), _reason(reason), _inputUids(graph.inputUids()), _outputUids(graph.outputUids()) {
+        for (size_t i = 0; i < graph.nodeCount(); ++i) {
+            _nodes.push_back(i);
+        }
+    }
+
+    // Some nodes of the graph; their boundary tensors are the program's operands.
+    Analysis(const hipdnn_flatbuffers_sdk::GraphWrapper& graph, std::vector<size_t> nodes,
+             std::optional<int64_t> registerInput, std::string& reason)
+        : _graph(graph), _reason(reason), _nodes(std::move(nodes)), _registerInput(registerInput) {
+        std::vector<int64_t> produced;
+        for (const size_t index : _nodes) {
+            for (const int64_t uid : graph.node(index).outputUids()) {
+                produced.push_back(uid);
+                if (!graph.tensor(uid).virtual_()) {
+                    _outputUids.push_back(uid);
+                }
+            }
+        }
+        for (const size_t index : _nodes) {
+            for (const int64_t uid : graph.node(index).inputUids()) {
+                if (std::find(produced.begin(), produced.end(), uid) == produced.end() &&
+                    std::find(_inputUids.begin(), _inputUids.end(), uid) == _inputUids.end()) {
+                    _inputUids.push_back(uid);
+                }
+            }
+        }
+    }
 
     std::optional<PointwiseProgram> run() {
         if (!checkNodesArePointwise() || !findIterationSpace() || !addOperands()) {
             return std::nullopt;
         }
-        for (size_t i = 0; i < _graph.nodeCount(); ++i) {
-            if (!addStep(_graph.node(i))) {
+        for (const size_t index : _nodes) {
+            if (!addStep(_graph.node(index))) {
                 return std::nullopt;
             }
         }
@@ -135,8 +161,8 @@ private:
     }
 
     bool checkNodesArePointwise() {
-        for (size_t i = 0; i < _graph.nodeCount(); ++i) {
-            const auto node = _graph.node(i);
+        for (const size_t index : _nodes) {
+            const auto node = _graph.node(index);
             if (node.type() != fb::NodeAttributes::PointwiseAttributes) {
                 return decline(node.describe() + " is not a pointwise operation");
             }
@@ -145,12 +171,12 @@ private:
     }
 
     bool findIterationSpace() {
-        for (const int64_t uid : _graph.outputUids()) {
+        for (const int64_t uid : _outputUids) {
             const Tensor& tensor = _graph.tensor(uid);
             if (_program.dims.empty()) {
                 _program.dims = dimsOf(tensor);
             } else if (dimsOf(tensor) != _program.dims) {
-                return decline("outputs have different dims (" + describe(tensor) +
+                return decline("outputs have different dims (" + describeTensor(tensor) +
                                "); one fused kernel writes outputs of one shape");
             }
         }
@@ -162,27 +188,29 @@ private:
         const fb::DataType type = effectiveType(_graph, tensor);
         const auto element = elementTypeOf(type);
         if (!element) {
-            return decline(describe(tensor) + " has data type " + fb::EnumNameDataType(type) +
+            return decline(describeTensor(tensor) + " has data type " + fb::EnumNameDataType(type) +
                            "; supported: FLOAT, HALF, BFLOAT16");
         }
         auto strides = alignedStrides(tensor, _program.dims);
         if (!strides) {
-            return decline(describe(tensor) + " does not broadcast to the output dims");
+            return decline(describeTensor(tensor) + " does not broadcast to the output dims");
         }
         MemoryOperand operand;
         operand.uid = uid;
         operand.type = *element;
         operand.strides = std::move(*strides);
         operand.isOutput = isOutput;
-        operand.isSingleElement = !isOutput && std::all_of(tensor.dims()->begin(), tensor.dims()->end(),
-                                                           [](int64_t dim) { return dim == 1; });
+        operand.inRegister = uid == _registerInput;
+        operand.isSingleElement =
+            !isOutput && !operand.inRegister &&
+            std::all_of(tensor.dims()->begin(), tensor.dims()->end(), [](int64_t dim) { return dim == 1; });
         _operandOf[uid] = _program.operands.size();
         _program.operands.push_back(std::move(operand));
         return true;
     }
 
     bool addOperands() {
-        for (const int64_t uid : _graph.inputUids()) {
+        for (const int64_t uid : _inputUids) {
             const Tensor& tensor = _graph.tensor(uid);
             if (tensor.value_type() == fb::TensorValue::NONE) {
                 if (!addOperand(uid, false)) {
@@ -192,12 +220,12 @@ private:
             }
             const auto value = hipdnn_flatbuffers_sdk::passByValueNumber(tensor);
             if (!value) {
-                return decline(describe(tensor) + " is a pass-by-value " +
+                return decline(describeTensor(tensor) + " is a pass-by-value " +
                                fb::EnumNameTensorValue(tensor.value_type()) + ", which is not supported");
             }
             _constantOf[uid] = roundToType(*value, effectiveType(_graph, tensor));
         }
-        for (const int64_t uid : _graph.outputUids()) {
+        for (const int64_t uid : _outputUids) {
             if (!addOperand(uid, true)) {
                 return false;
             }
@@ -237,7 +265,7 @@ private:
 
         const Tensor& out = _graph.tensor(a.out_0_tensor_uid());
         if (!alignedStrides(out, _program.dims)) {
-            return decline(describe(out) + " does not broadcast to the output dims");
+            return decline(describeTensor(out) + " does not broadcast to the output dims");
         }
         if (step.mode == fb::PointwiseMode::GEN_INDEX) {
             // The graph contract guarantees 0 <= axis < rank of out.
@@ -250,7 +278,7 @@ private:
             const fb::DataType type = effectiveType(_graph, out);
             const auto element = elementTypeOf(type);
             if (!element && type != fb::DataType::DOUBLE) {
-                return decline(describe(out) + " has data type " + fb::EnumNameDataType(type) +
+                return decline(describeTensor(out) + " has data type " + fb::EnumNameDataType(type) +
                                "; supported: FLOAT, HALF, BFLOAT16, DOUBLE");
             }
             // A float intermediate only needs rounding when the step computes in double.
@@ -292,7 +320,7 @@ private:
                 }
             }
             if (layout == nullptr) {
-                if (!isDense(_program.dims, operand.strides)) {
+                if (!isDenseLayout(_program.dims, operand.strides)) {
                     return false;
                 }
                 layout = &operand.strides;
@@ -305,6 +333,10 @@ private:
 
     const hipdnn_flatbuffers_sdk::GraphWrapper& _graph;
     std::string& _reason;
+    std::vector<size_t> _nodes;
+    std::optional<int64_t> _registerInput;
+    std::vector<int64_t> _inputUids;
+    std::vector<int64_t> _outputUids;
     PointwiseProgram _program;
     std::map<int64_t, size_t> _operandOf;
     std::map<int64_t, size_t> _stepOf;
@@ -316,6 +348,12 @@ private:
 std::optional<PointwiseProgram> analyzePointwiseGraph(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
                                                       std::string& reason) {
     return Analysis(graph, reason).run();
+}
+
+std::optional<PointwiseProgram> analyzePointwiseNodes(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
+                                                      const std::vector<size_t>& nodes, int64_t registerInput,
+                                                      std::string& reason) {
+    return Analysis(graph, nodes, registerInput, reason).run();
 }
 
 }  // namespace hipdnn_cuda_kernels

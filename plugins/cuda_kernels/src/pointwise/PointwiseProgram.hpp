@@ -22,6 +22,20 @@ enum class ComputeType { Float, Double };
 
 size_t elementSize(ElementType type);
 
+/// The type `tensor` holds: its own, else the graph's intermediate (virtual) or I/O type.
+hipdnn_flatbuffers_sdk::data_objects::DataType effectiveType(
+    const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
+    const hipdnn_flatbuffers_sdk::data_objects::TensorAttributes& tensor);
+
+/// The element type of a schema data type the kernels load and store; nullopt for others.
+std::optional<ElementType> elementTypeOf(hipdnn_flatbuffers_sdk::data_objects::DataType type);
+
+/// Whether the offsets of `dims` under `strides` fill [0, element count) exactly once.
+bool isDenseLayout(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides);
+
+/// "tensor uid 3 'x'", for messages.
+std::string describeTensor(const hipdnn_flatbuffers_sdk::data_objects::TensorAttributes& tensor);
+
 /// A tensor read from or written to memory: one kernel parameter.
 struct MemoryOperand {
     int64_t uid = 0;
@@ -29,6 +43,9 @@ struct MemoryOperand {
     std::vector<int64_t> strides;  // one per iteration dim; 0 where the tensor broadcasts
     bool isOutput = false;
     bool isSingleElement = false;  // an input of one element, read at offset 0 for every index
+    /// The value comes from (input) or goes to (output) the caller's registers, not memory: the
+    /// tensor another kernel computes before or consumes after this program (a fused norm's y).
+    bool inRegister = false;
 };
 
 /// Where a step input comes from.
@@ -75,6 +92,13 @@ struct PointwiseProgram {
 /// The program of `graph`, or nullopt with `reason` naming what the engine does not run (a node
 /// that is not pointwise, a data or compute type, a mode, outputs of different shapes).
 std::optional<PointwiseProgram> analyzePointwiseGraph(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
+                                                      std::string& reason);
+
+/// The program of the pointwise nodes `nodes` (indices in topological order) of a larger graph: its
+/// inputs are the tensors those nodes read and do not produce, its outputs the non-virtual tensors
+/// they produce. `registerInput` is the one input the caller holds in registers (inRegister).
+std::optional<PointwiseProgram> analyzePointwiseNodes(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
+                                                      const std::vector<size_t>& nodes, int64_t registerInput,
                                                       std::string& reason);
 
 }  // namespace hipdnn_cuda_kernels

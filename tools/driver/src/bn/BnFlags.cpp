@@ -22,8 +22,9 @@ void check(const S& s) {
             throw UsageError("--fuse: 'bias' is not available for bn");
         }
     }
-    if (!s.epilogue.empty() && s.mode != S::Mode::Inference) {
-        throw UsageError("--fuse: epilogues apply to --mode inference only, not " + bnModeName(s.mode));
+    if (!s.epilogue.empty() && s.mode == S::Mode::Backward) {
+        throw UsageError("--fuse: epilogues apply to --mode inference and training, not " +
+                         bnModeName(s.mode));
     }
 }
 
@@ -51,8 +52,9 @@ const Subcommand<BnSpec>& subcommandOf<BnSpec>() {
                 .when(training),
             flags::dataType(&S::dataType),
             flags::layout(&S::layout),
-            flags::fuse(&S::epilogue,
-                        "inference epilogue, applied in order: add,relu,gelu,sigmoid,tanh,swish"),
+            flags::fuse(
+                &S::epilogue,
+                "epilogue on y (inference, training), applied in order: add,relu,gelu,sigmoid,tanh,swish"),
         },
         check};
     return subcommand;

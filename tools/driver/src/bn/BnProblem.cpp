@@ -1,5 +1,5 @@
-// bn: batch normalization inference (with an optional epilogue), training with running
-// statistics, and backward with the saved statistics.
+// bn: batch normalization inference and training with running statistics (each with an optional
+// epilogue on y), and backward with the saved statistics.
 #include "Epilogue.hpp"
 #include "Problem.hpp"
 #include "bn/BnSpec.hpp"
@@ -45,10 +45,14 @@ Problem makeBnProblem(const BnSpec& s) {
                 channelTensor("running_mean"), channelTensor("running_variance"),
                 detail::makeScalar(graph, "momentum", static_cast<float>(s.momentum)));
             auto outputs = graph.batchnorm(x, scale, channelTensor("bias"), attributes);
-            for (auto& output : outputs) {
-                output->set_output(true).set_data_type(DataType::FLOAT);
+            for (size_t k = 1; k < outputs.size(); ++k) {
+                outputs[k]->set_output(true).set_data_type(DataType::FLOAT);
             }
-            outputs[0]->set_data_type(s.dataType);
+            if (s.epilogue.empty()) {
+                outputs[0]->set_output(true).set_data_type(s.dataType);
+            } else {
+                appendEpilogue(graph, outputs[0], dims, 1, s.layout, s.epilogue)->set_output(true);
+            }
             break;
         }
         case BnSpec::Mode::Backward: {

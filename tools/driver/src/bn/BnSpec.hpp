@@ -1,5 +1,5 @@
-// bn: batch normalization inference (with an optional epilogue), training with running
-// statistics, and backward with the saved statistics. Flags in BnFlags.cpp, graph in
+// bn: batch normalization inference and training with running statistics (each with an optional
+// epilogue on y), and backward with the saved statistics. Flags in BnFlags.cpp, graph in
 // BnProblem.cpp.
 #pragma once
 
@@ -20,7 +20,7 @@ struct BnSpec {
     double momentum = 0.1;  // training only
     DataType dataType = DataType::FLOAT;
     Layout layout = Layout::ChannelsFirst;
-    std::vector<EpilogueOp> epilogue;  // inference only: activations and add
+    std::vector<EpilogueOp> epilogue;  // on y, inference and training: activations and add
 
     bool operator==(const BnSpec&) const = default;
 };

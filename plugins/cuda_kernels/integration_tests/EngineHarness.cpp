@@ -1,6 +1,5 @@
-#include "PointwiseHarness.hpp"
+#include "EngineHarness.hpp"
 
-#include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 #include <hipdnn_data_sdk/utilities/Tensor.hpp>
 #include <hipdnn_flatbuffers_sdk/GraphWrapper.hpp>
 #include <hipdnn_test_sdk/AllClose.hpp>
@@ -8,7 +7,6 @@
 #include <hipdnn_test_sdk/DeviceTensor.hpp>
 #include <hipdnn_test_sdk/ElementAccess.hpp>
 #include <hipdnn_test_sdk/Seed.hpp>
-#include <hipdnn_test_sdk/Tolerances.hpp>
 
 #include <gtest/gtest.h>
 
@@ -23,6 +21,8 @@ namespace cuda_kernels_integration {
 namespace {
 
 using hipdnn_test_sdk::BackendHandle;
+
+constexpr size_t kWorkspaceGuardBytes = 4096;
 using hipdnn_test_sdk::DeviceBuffer;
 
 struct HostTensor {
@@ -137,13 +137,26 @@ void expectMatchesReference(const GraphBuilder& builder, const RunOptions& optio
         }
         devicePointers[uid] = start;
     }
+    const std::string engine(hipdnn_data_sdk::utilities::getEngineNameFromId(options.engineId));
     try {
         const hipdnn_test_sdk::BackendPlan plan(hipdnn_test_sdk::BackendGraph(backend.gpu->get(), bytes),
-                                                hipdnn_data_sdk::utilities::CUDA_POINTWISE_ENGINE_ID);
-        ASSERT_EQ(plan.workspaceSize(), 0);
-        plan.execute(hipdnn_test_sdk::BackendVariantPack(devicePointers, nullptr));
+                                                options.engineId);
+        // NaN-filled (a workspace read before it is written cannot pass), with a guard after it
+        // that must stay untouched.
+        const auto workspaceBytes = static_cast<size_t>(plan.workspaceSize());
+        DeviceBuffer workspace(workspaceBytes + kWorkspaceGuardBytes);
+        workspace.fillBytes(0xFF);
+        plan.execute(hipdnn_test_sdk::BackendVariantPack(devicePointers,
+                                                         workspaceBytes > 0 ? workspace.data() : nullptr));
+        std::vector<uint8_t> guard(kWorkspaceGuardBytes);
+        hipdnn_test_sdk::checkCuda(
+            cudaMemcpy(guard.data(), static_cast<const std::byte*>(workspace.data()) + workspaceBytes,
+                       guard.size(), cudaMemcpyDeviceToHost),
+            "cudaMemcpy of the workspace guard");
+        EXPECT_TRUE(std::all_of(guard.begin(), guard.end(), [](uint8_t byte) { return byte == 0xFF; }))
+            << engine << " wrote past its " << workspaceBytes << "-byte workspace";
     } catch (const hipdnn_test_sdk::BackendError& error) {
-        FAIL() << "CUDA_POINTWISE_ENGINE: " << error.what();
+        FAIL() << engine << ": " << error.what();
     }
     hipdnn_test_sdk::checkCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     for (auto& [uid, host] : actual) {
@@ -155,12 +168,15 @@ void expectMatchesReference(const GraphBuilder& builder, const RunOptions& optio
         const HostTensor& want = reference.at(uid);
         const HostTensor& got = actual.at(uid);
         const auto tolerance =
-            hipdnn_test_sdk::fixedTolerance(hipdnn_test_sdk::ToleranceOp::Pointwise, want.type);
+            options.reductionTerms > 0
+                ? hipdnn_test_sdk::reductionTolerance(options.tolerance, want.type, fb::DataType::FLOAT,
+                                                      options.reductionTerms, 1.0)
+                : hipdnn_test_sdk::fixedTolerance(options.tolerance, want.type);
         const auto report =
             hipdnn_test_sdk::allClose({want.type, want.bytes.data(), want.dims, want.strides},
                                       {got.type, got.bytes.data(), got.dims, got.strides}, tolerance);
-        EXPECT_TRUE(report.passed) << "output uid " << uid << " '" << graph.tensor(uid).name()->str()
-                                   << "': " << report.describe();
+        EXPECT_TRUE(report.passed) << engine << " output uid " << uid << " '"
+                                   << graph.tensor(uid).name()->str() << "': " << report.describe();
     }
 }
 

@@ -1,9 +1,11 @@
-// Runs a graph through the backend C API twice — on a GPU handle with CUDA_POINTWISE_ENGINE
-// named explicitly (device buffers) and on a CPU handle (CPU_REFERENCE_ENGINE) — and compares
-// every output with the test SDK's pointwise tolerance for its data type.
+// Runs a graph through the backend C API twice — on a GPU handle with one of this plugin's
+// engines named explicitly (device buffers) and on a CPU handle (CPU_REFERENCE_ENGINE) — and
+// compares every output with the test SDK's tolerance for the operation and its data type.
 #pragma once
 
+#include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 #include <hipdnn_test_sdk/GraphBuilder.hpp>
+#include <hipdnn_test_sdk/Tolerances.hpp>
 
 #include <cstdint>
 #include <filesystem>
@@ -21,6 +23,11 @@ struct RunOptions {
     /// Device pointers one element past an allocation's start, so that 16-byte vector accesses
     /// are impossible and the engine must run its scalar kernel.
     bool misalign = false;
+    int64_t engineId = hipdnn_data_sdk::utilities::CUDA_POINTWISE_ENGINE_ID;
+    hipdnn_test_sdk::ToleranceOp tolerance = hipdnn_test_sdk::ToleranceOp::Pointwise;
+    /// Terms of the longest reduction behind an output (a norm's row or channel); > 0 widens the
+    /// tolerance for it (reductionTolerance), 0 keeps the fixed one.
+    int64_t reductionTerms = 0;
 };
 
 /// The kernel cache directory of this process: a fresh temporary directory, set as
@@ -29,7 +36,7 @@ struct RunOptions {
 const std::filesystem::path& kernelCacheDirectory();
 
 /// Fails the current test when an output differs from the CPU reference beyond tolerance, or when
-/// CUDA_POINTWISE_ENGINE fails to plan or run the graph.
+/// the engine fails to plan or run the graph.
 void expectMatchesReference(const GraphBuilder& builder, const RunOptions& options = {});
 
 }  // namespace cuda_kernels_integration

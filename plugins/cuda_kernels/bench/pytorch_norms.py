@@ -1,0 +1,82 @@
+"""The PyTorch peers of CUDA_NORM_ENGINE on the same GPU, eager (cuDNN / ATen kernels) and
+torch.compile (Triton, compiled for each shape: dynamic=False), for the problems of
+norm_peers.batch: layer norm and RMS norm over the last dim of bf16 rows, batch norm inference and
+training (alone and + relu) and backward of a bf16 NHWC activation, and a plain copy (the
+bandwidth ceiling). Bytes count each activation-sized tensor once (x and y; dy, x and dx for
+backward), as hipdnn-driver counts non-virtual tensors (the affine parameters and statistics are
+< 0.1%). Prints BENCH lines (torch_peers.py).
+"""
+
+import torch
+import torch.nn.functional as F
+
+from torch_peers import median_ms, report
+
+ROWS = [(16384, 4096), (65536, 1024)]
+BN_SHAPE = (64, 256, 56, 56)
+EPSILON = 1e-5
+
+
+def layernorm(x, w, b):
+    return F.layer_norm(x, (x.shape[-1],), w, b, EPSILON)
+
+
+def rmsnorm(x, w):
+    return F.rms_norm(x, (x.shape[-1],), w, EPSILON)
+
+
+def bn_inference(x, mean, var, w, b):
+    return F.batch_norm(x, mean, var, w, b, False, 0.1, EPSILON)
+
+
+def bn_training(x, mean, var, w, b):
+    return F.batch_norm(x, mean, var, w, b, True, 0.1, EPSILON)
+
+
+def bn_training_relu(x, mean, var, w, b):
+    return torch.relu(bn_training(x, mean, var, w, b))
+
+
+def bn_inference_relu(x, mean, var, w, b):
+    return torch.relu(bn_inference(x, mean, var, w, b))
+
+
+def bn_backward(dy, x, w, mean, invstd):
+    return torch.ops.aten.native_batch_norm_backward(dy, x, w, None, None, mean, invstd, True, EPSILON,
+                                                     [True, True, True])
+
+
+def both(name, fn, args, bytes_moved):
+    report("pytorch_eager", name, "BFLOAT16", median_ms(lambda: fn(*args)), bytes_moved)
+    compiled = torch.compile(fn, dynamic=False)
+    report("torch_compile", name, "BFLOAT16", median_ms(lambda: compiled(*args)), bytes_moved)
+
+
+def main():
+    dtype = torch.bfloat16
+    for rows, cols in ROWS:
+        x = torch.randn(rows, cols, device="cuda", dtype=dtype)
+        w = torch.randn(cols, device="cuda", dtype=dtype)
+        b = torch.randn(cols, device="cuda", dtype=dtype)
+        two = 2 * x.numel() * x.element_size()
+        both(f"layernorm_{rows}x{cols}", layernorm, (x, w, b), two)
+        both(f"rmsnorm_{rows}x{cols}", rmsnorm, (x, w), two)
+    x = torch.randn(BN_SHAPE, device="cuda", dtype=dtype).to(memory_format=torch.channels_last)
+    channels = BN_SHAPE[1]
+    params = [torch.randn(channels, device="cuda") for _ in range(2)]
+    mean = torch.zeros(channels, device="cuda")
+    var = torch.ones(channels, device="cuda")
+    two = 2 * x.numel() * x.element_size()
+    shape = "x".join(str(d) for d in BN_SHAPE)
+    for name, fn in [("bn_inference", bn_inference), ("bn_inference_relu", bn_inference_relu),
+                     ("bn_training", bn_training), ("bn_training_relu", bn_training_relu)]:
+        both(f"{name}_nhwc_{shape}", fn, (x, mean, var, *params), two)
+    dy = torch.randn_like(x)
+    invstd = torch.rand(channels, device="cuda") + 0.5
+    both(f"bn_backward_nhwc_{shape}", bn_backward, (dy, x, params[0], mean, invstd), 3 * x.numel() * x.element_size())
+    out = torch.empty_like(x)
+    report("copy", f"copy_{shape}", "BFLOAT16", median_ms(lambda: out.copy_(x)), two)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,700 @@
+#include "NormCodegen.hpp"
+
+#include "../pointwise/PointwiseCodegen.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <sstream>
+
+namespace hipdnn_cuda_kernels {
+
+namespace {
+
+constexpr const char* kEpilogueFunction = "hdnn_epilogue";
+// Rows of at most this many vectors per thread stay in registers.
+constexpr int64_t kMaxVectorsPerThread = 16;
+constexpr int kMaxThreadsPerRow = 1024;
+// Channels whose coefficients (mean, scale, bias: three floats each) fit in static shared memory.
+constexpr int64_t kMaxSharedChannels = 2048;
+// At most this many statistics blocks per multiprocessor (the workspace holds their partial sums);
+// at run time as many as are resident at once, so the pass is one wave.
+constexpr int kMaxStatsBlocksPerMultiprocessor = 8;
+// Loads each statistics thread issues before it accumulates them, and vectors each streaming
+// thread loads before it computes.
+constexpr int kStatsBatch = 4;
+constexpr int kApplyUnroll = 2;
+
+std::string floatLiteral(double value) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "__int_as_float(0x%08x)",
+                  std::bit_cast<uint32_t>(static_cast<float>(value)));
+    return text;
+}
+
+std::string storage(ElementType type) {
+    return type == ElementType::Float ? "float" : "unsigned short";
+}
+
+std::string kind(ElementType type) {
+    return std::to_string(elementKind(type));
+}
+
+class NormGenerator {
+public:
+    NormGenerator(const NormProgram& program, const DeviceInfo& device, bool scalar)
+        : _program(program), _device(device), _scalar(scalar) {}
+
+    std::optional<NormSource> run(std::string& reason) {
+        _out << "// hipDNN " << (_program.isRowNorm() ? "row norm" : "batch norm") << " kernels, "
+             << _program.elementCount << " elements\n"
+             << kernelPrelude(_device.computeCapability) << "typedef "
+             << (_program.elementCount < (int64_t{1} << 31) ? "unsigned int" : "unsigned long long")
+             << " hdnn_index;\n";
+        const bool generated = _program.isRowNorm() ? rowNorm(reason) : batchnorm(reason);
+        if (!generated) {
+            return std::nullopt;
+        }
+        _result.source = _out.str();
+        _result.vectorOperands = vectorOperands();
+        return std::move(_result);
+    }
+
+private:
+    bool decline(std::string& reason, std::string why) {
+        reason = std::move(why);
+        return false;
+    }
+
+    // The widest element of the tensors read and written per element sets the vector width.
+    int widestVector() const { return _scalar ? 1 : static_cast<int>(16 / widestElement()); }
+
+    size_t widestElement() const {
+        size_t widest = std::max(elementSize(_program.operand("x")->type), elementSize(_program.yType));
+        if (const NormOperand* dy = _program.operand("dy")) {
+            widest = std::max(widest, elementSize(dy->type));
+        }
+        if (_program.epilogue) {
+            for (const MemoryOperand& operand : _program.epilogue->operands) {
+                if (!operand.isSingleElement) {
+                    widest = std::max(widest, elementSize(operand.type));
+                }
+            }
+        }
+        return widest;
+    }
+
+    std::string parameters() const {
+        std::string text;
+        for (const NormOperand& operand : _program.operands) {
+            text += std::string(operand.isOutput ? "" : "const ") + storage(operand.type) +
+                    "* __restrict__ " + operand.name + ", ";
+        }
+        return text + "float* __restrict__ hdnn_ws, unsigned hdnn_parts";
+    }
+
+    std::string header(const char* name, unsigned blockSize) const {
+        return "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(blockSize) + ") " + name +
+               "(" + parameters() + ") {\n";
+    }
+
+    bool has(const char* name) const { return _program.operand(name) != nullptr; }
+
+    // The float value of one-element operand `name`'s element `index`.
+    std::string read(const char* name, const std::string& index) const {
+        const NormOperand* operand = _program.operand(name);
+        return "hdnn_to_float<" + kind(operand->type) + ">(" + name + "[" + index + "])";
+    }
+
+    std::string scalar(const NormScalar& value) const {
+        if (value.constant) {
+            return floatLiteral(*value.constant);
+        }
+        return read(value.operand->c_str(), "0");
+    }
+
+    // Emits the epilogue fragment (when there is one) and returns the statements that deliver
+    // `out[kW]` at element offset `e`: y's store, then the epilogue on y's value.
+    std::string emitDelivery(int width, std::string& reason, bool& ok) {
+        std::string delivery;
+        if (_program.storesY) {
+            delivery += "hdnn_store<" + kind(_program.yType) + ", kW>(y, e, out); ";
+        }
+        if (!_program.epilogue) {
+            return delivery;
+        }
+        const auto fragment = generatePointwiseFragment(*_program.epilogue, kEpilogueFunction, width, reason);
+        if (!fragment) {
+            ok = false;
+            return {};
+        }
+        _out << *fragment;
+        if (_program.yType != ElementType::Float) {
+            // y as the graph declares it: the epilogue reads the rounded value.
+            delivery += "for (int l = 0; l < kW; ++l) { out[l] = hdnn_to_float<" + kind(_program.yType) +
+                        ">(hdnn_from_float<" + kind(_program.yType) + ">(out[l])); } ";
+        }
+        delivery += std::string(kEpilogueFunction) + "(e, out";
+        for (const std::string& argument : _program.epilogueArguments) {
+            delivery += ", " + argument;
+        }
+        return delivery + ");";
+    }
+
+    bool rowNorm(std::string& reason) {
+        const int64_t columns = _program.columns;
+        int width = widestVector();
+        while (columns % width != 0) {
+            width /= 2;
+        }
+        const int64_t vectors = columns / width;
+        int threads = 32;
+        while (threads < kMaxThreadsPerRow && threads * 4 < vectors) {
+            threads *= 2;
+        }
+        const int64_t perThread = (vectors + threads - 1) / threads;
+        if (perThread > kMaxVectorsPerThread) {
+            return decline(reason, "rows of " + std::to_string(columns) + " elements are longer than the " +
+                                       std::to_string(kMaxVectorsPerThread * kMaxThreadsPerRow * width) +
+                                       " the engine keeps in registers");
+        }
+        const int rowsPerBlock = std::max(1, static_cast<int>(kNormBlockSize) / threads);
+        const bool layernorm = _program.kind == NormKind::Layernorm;
+        const char* statistic = layernorm ? "inv_variance" : "inv_rms";
+        _out << "constexpr hdnn_index kRows = " << _program.rows
+             << ";\nconstexpr hdnn_index kCols = " << columns << ";\nconstexpr hdnn_index kVecs = " << vectors
+             << ";\nconstexpr int kW = " << width << ";\nconstexpr int kT = " << threads
+             << ";\nconstexpr int kR = " << rowsPerBlock << ";\nconstexpr int kV = " << perThread
+             << ";\nconstexpr int kWarps = kT > 32 ? kT / 32 : 1;\n";
+        bool ok = true;
+        const std::string delivery = emitDelivery(width, reason, ok);
+        if (!ok) {
+            return false;
+        }
+        // The sum over the kT threads of one row (consecutive lanes), returned to all of them.
+        _out << R"(__device__ __forceinline__ float hdnn_row_total(float v, float* partial) {
+#pragma unroll
+    for (int o = (kT < 32 ? kT : 32) / 2; o > 0; o /= 2) { v += __shfl_xor_sync(0xffffffffu, v, o); }
+    if constexpr (kT > 32) {
+        __syncthreads();
+        if (threadIdx.x % 32 == 0) { partial[(threadIdx.x % kT) / 32] = v; }
+        __syncthreads();
+        v = 0.0f;
+#pragma unroll
+        for (int w = 0; w < kWarps; ++w) { v += partial[w]; }
+    }
+    return v;
+}
+)";
+        _out << header(kRowNormKernel, static_cast<unsigned>(threads * rowsPerBlock))
+             << R"(    __shared__ float hdnn_partial[kR][kWarps];
+    const int lane = threadIdx.x % kT;
+    const int slot = threadIdx.x / kT;
+    const hdnn_index row = (hdnn_index)blockIdx.x * kR + slot;
+    const bool active = row < kRows;
+    float v[kV][kW];
+#pragma unroll
+    for (int k = 0; k < kV; ++k) {
+        const hdnn_index vi = lane + k * kT;
+        if (active && vi < kVecs) {
+            hdnn_load<)"
+             << kind(_program.operand("x")->type) << R"(, kW>(x, row * kCols + vi * kW, v[k]);
+        } else {
+#pragma unroll
+            for (int l = 0; l < kW; ++l) { v[k][l] = 0.0f; }
+        }
+    }
+)";
+        const std::string epsilon = scalar(_program.epsilon);
+        if (layernorm) {
+            _out << R"(    float sum = 0.0f;
+#pragma unroll
+    for (int k = 0; k < kV; ++k) {
+#pragma unroll
+        for (int l = 0; l < kW; ++l) { sum += v[k][l]; }
+    }
+    const float hdnn_mu = hdnn_row_total(sum, hdnn_partial[slot]) / (float)kCols;
+    float squares = 0.0f;
+#pragma unroll
+    for (int k = 0; k < kV; ++k) {
+        if (lane + k * kT < kVecs) {
+#pragma unroll
+            for (int l = 0; l < kW; ++l) { const float d = v[k][l] - hdnn_mu; squares += d * d; }
+        }
+    }
+)";
+        } else {
+            _out << R"(    const float hdnn_mu = 0.0f;
+    float squares = 0.0f;
+#pragma unroll
+    for (int k = 0; k < kV; ++k) {
+#pragma unroll
+        for (int l = 0; l < kW; ++l) { squares += v[k][l] * v[k][l]; }
+    }
+)";
+        }
+        _out << "    const float hdnn_inv = 1.0f / sqrtf(hdnn_row_total(squares, hdnn_partial[slot]) / "
+                "(float)kCols + "
+             << epsilon << ");\n";
+        _out << R"(#pragma unroll
+    for (int k = 0; k < kV; ++k) {
+        const hdnn_index vi = lane + k * kT;
+        if (!active || vi >= kVecs) { continue; }
+        const hdnn_index e = row * kCols + vi * kW;
+        float s[kW];
+        hdnn_load<)"
+             << kind(_program.operand("scale")->type) << ", kW>(scale, vi * kW, s);\n        float b[kW];\n";
+        if (has("bias")) {
+            _out << "        hdnn_load<" << kind(_program.operand("bias")->type)
+                 << ", kW>(bias, vi * kW, b);\n";
+        } else {
+            _out << "#pragma unroll\n        for (int l = 0; l < kW; ++l) { b[l] = 0.0f; }\n";
+        }
+        _out << R"(        float out[kW];
+#pragma unroll
+        for (int l = 0; l < kW; ++l) { out[l] = (v[k][l] - hdnn_mu) * hdnn_inv * s[l] + b[l]; }
+        )" << delivery
+             << "\n    }\n";
+        if (layernorm && has("mean")) {
+            _out << "    if (active && lane == 0) { mean[row * " << _program.operand("mean")->stride
+                 << "] = hdnn_from_float<" << kind(_program.operand("mean")->type) << ">(hdnn_mu); }\n";
+        }
+        if (has(statistic)) {
+            const NormOperand* stat = _program.operand(statistic);
+            _out << "    if (active && lane == 0) { " << statistic << "[row * " << stat->stride
+                 << "] = hdnn_from_float<" << kind(stat->type) << ">(hdnn_inv); }\n";
+        }
+        _out << "}\n";
+        _result.kernelNames = {kRowNormKernel};
+        _result.vectorWidth = width;
+        _result.launches.push_back({kRowNormKernel,
+                                    static_cast<unsigned>((_program.rows + rowsPerBlock - 1) / rowsPerBlock),
+                                    static_cast<unsigned>(threads * rowsPerBlock), NormGrid::Fixed});
+        return true;
+    }
+
+    // The vector width of the batch norm kernels: a vector never spans two channels' segments
+    // (channel stride a multiple of the width) or holds consecutive channels (channels last).
+    int batchnormWidth() const {
+        int width = widestVector();
+        while (width > 1) {
+            const bool channelsLast = _program.channelStride == 1 && _program.channels % width == 0;
+            const bool segments = _program.channelStride % width == 0;
+            if (channelsLast || segments) {
+                break;
+            }
+            width /= 2;
+        }
+        return width;
+    }
+
+    std::string perChannel(const char* name, const char* fallback) const {
+        if (!has(name)) {
+            return fallback;
+        }
+        return read(name, "c * " + std::to_string(_program.operand(name)->stride));
+    }
+
+    bool batchnorm(std::string& reason) {
+        const int64_t channels = _program.channels;
+        if (channels > kMaxSharedChannels) {
+            return decline(reason, "batch norm over " + std::to_string(channels) +
+                                       " channels; the engine keeps at most " +
+                                       std::to_string(kMaxSharedChannels) +
+                                       " channels' coefficients on chip");
+        }
+        const int width = batchnormWidth();
+        _result.vectorWidth = width;
+        _out << "constexpr hdnn_index kTotal = " << _program.elementCount
+             << ";\nconstexpr int kC = " << channels
+             << ";\nconstexpr hdnn_index kChanStride = " << _program.channelStride
+             << ";\nconstexpr int kW = " << width << ";\nconstexpr int kNormBlockSize = " << kNormBlockSize
+             << ";\n";
+        if (_program.hasStatisticsPass()) {
+            // Workspace: two per-channel coefficients, then the parts' two sums per channel.
+            _out << "constexpr hdnn_index kPartials = 2 * kC;\n";
+            if (!emitStatistics(width, reason)) {
+                return false;
+            }
+            emitFinalize(_program.elementCount / channels);
+        }
+        bool ok = true;
+        const std::string delivery = emitDelivery(width, reason, ok);
+        if (!ok) {
+            return false;
+        }
+        emitApply(_program.channelStride == 1, delivery);
+        _result.launches.push_back(
+            {kBatchnormApplyKernel,
+             static_cast<unsigned>(std::min<int64_t>(
+                 (_program.elementCount / width + kNormBlockSize - 1) / kNormBlockSize, int64_t{1} << 30)),
+             kNormBlockSize, NormGrid::Resident});
+        _result.kernelNames.push_back(kBatchnormApplyKernel);
+        if (_program.hasStatisticsPass()) {
+            _result.workspaceBytes =
+                static_cast<size_t>(2 * _result.maxParts + 2) * static_cast<size_t>(channels) * sizeof(float);
+        }
+        return true;
+    }
+
+    bool backward() const { return _program.kind == NormKind::BatchnormBackward; }
+
+    // The statistics pass sums two values per channel and part. Training: x - shift and its
+    // square, the shift being the channel's first element (so the variance does not cancel for
+    // large means). Backward: dy, and dy * (x - mean) with the saved mean. `ref` names the
+    // per-lane shift or mean, `v` x and `g` dy.
+    std::string accumulate(const std::string& v, const std::string& g, const std::string& ref,
+                           const std::string& s, const std::string& q) const {
+        if (backward()) {
+            return "{ const float d = " + v + " - " + ref + "; " + s + " += " + g + "; " + q + " += " + g +
+                   " * d; }";
+        }
+        return "{ const float d = " + v + " - " + ref + "; " + s + " += d; " + q + " += d * d; }";
+    }
+
+    // Loads vector `u` of x (and dy) at element offset `offset`, or sets it to contribute nothing.
+    std::string loadOrNeutral(const std::string& offset, const std::string& ref,
+                              const std::string& inRange) const {
+        const std::string xKind = kind(_program.operand("x")->type);
+        std::string text = "if (" + inRange + ") { hdnn_load<" + xKind + ", kW>(x, " + offset + ", v[u]);";
+        if (backward()) {
+            text += " hdnn_load<" + kind(_program.operand("dy")->type) + ", kW>(dy, " + offset + ", g[u]);";
+        }
+        text +=
+            " } else {\n#pragma unroll\n                    for (int l = 0; l < kW; ++l) { v[u][l] = " + ref +
+            ";" + (backward() ? " g[u][l] = 0.0f;" : "") + " }\n                }";
+        return text;
+    }
+
+    // The per-channel value the statistics are taken around, for channel expression `c`.
+    std::string reference(const std::string& c) const {
+        if (backward()) {
+            return read("mean", "(" + c + ") * " + std::to_string(_program.operand("mean")->stride));
+        }
+        return "hdnn_to_float<" + kind(_program.operand("x")->type) + ">(x[(hdnn_index)(" + c +
+               ") * kChanStride])";
+    }
+
+    // The number of parts (hdnn_parts) is chosen at run time from the kernel's occupancy, up to
+    // maxParts. False when the layout is not one the pass reads.
+    bool emitStatistics(int width, std::string& reason) {
+        const int64_t channels = _program.channels;
+        const int64_t maxParts =
+            static_cast<int64_t>(std::max(1, _device.multiprocessorCount)) * kMaxStatsBlocksPerMultiprocessor;
+        const char* gradients = backward() ? "float g[kBatch][kW];\n" : "";
+        if (_program.channelStride == 1) {
+            const int64_t groups = channels / width;
+            if (groups > kNormBlockSize) {
+                return decline(reason, "channels-last batch norm over " + std::to_string(channels) +
+                                           " channels: more than " + std::to_string(kNormBlockSize * width) +
+                                           " are not supported");
+            }
+            const int64_t rowsPerIteration = kNormBlockSize / groups;
+            const int64_t rows = _program.elementCount / channels;
+            _result.maxParts = static_cast<unsigned>(
+                std::max<int64_t>(1, std::min(maxParts, (rows + rowsPerIteration - 1) / rowsPerIteration)));
+            _out << "constexpr int kBatch = " << kStatsBatch << ";\nconstexpr int kG = " << groups
+                 << ";\nconstexpr int kRB = " << rowsPerIteration
+                 << ";\nconstexpr hdnn_index kStatRows = " << rows << ";\n"
+                 << header(kBatchnormStatsKernel, kNormBlockSize) << R"(    __shared__ float hdnn_s[kRB * kC];
+    __shared__ float hdnn_q[kRB * kC];
+    const int group = threadIdx.x % kG;
+    const int r = threadIdx.x / kG;
+    float s[kW], q[kW], ref[kW];
+#pragma unroll
+    for (int l = 0; l < kW; ++l) { s[l] = 0.0f; q[l] = 0.0f; ref[l] = )"
+                 << reference("group * kW + l") << R"(; }
+    if (r < kRB) {
+        const hdnn_index rowStride = (hdnn_index)gridDim.x * kRB;
+        for (hdnn_index first = (hdnn_index)blockIdx.x * kRB + r; first < kStatRows; first += kBatch * rowStride) {
+            // kBatch loads in flight before any arithmetic; rows past the end contribute nothing.
+            float v[kBatch][kW];
+            )" << gradients
+                 << R"(#pragma unroll
+            for (int u = 0; u < kBatch; ++u) {
+                const hdnn_index row = first + u * rowStride;
+                )"
+                 << loadOrNeutral("row * kC + group * kW", "ref[l]", "row < kStatRows") << R"(
+            }
+#pragma unroll
+            for (int u = 0; u < kBatch; ++u) {
+#pragma unroll
+                for (int l = 0; l < kW; ++l) )"
+                 << accumulate("v[u][l]", "g[u][l]", "ref[l]", "s[l]", "q[l]") << R"(
+            }
+        }
+#pragma unroll
+        for (int l = 0; l < kW; ++l) { hdnn_s[r * kC + group * kW + l] = s[l]; hdnn_q[r * kC + group * kW + l] = q[l]; }
+    }
+    __syncthreads();
+    for (int c = threadIdx.x; c < kC; c += blockDim.x) {
+        float sum = 0.0f, second = 0.0f;
+        for (int k = 0; k < kRB; ++k) { sum += hdnn_s[k * kC + c]; second += hdnn_q[k * kC + c]; }
+        hdnn_ws[kPartials + (hdnn_index)blockIdx.x * kC + c] = sum;
+        hdnn_ws[kPartials + (hdnn_index)(gridDim.x + blockIdx.x) * kC + c] = second;
+    }
+}
+)";
+            _result.kernelNames.push_back(kBatchnormStatsKernel);
+            _result.launches.push_back({kBatchnormStatsKernel, 1, kNormBlockSize, NormGrid::PerPart});
+            return true;
+        }
+        // Channel segments: element (outer, c, inner) at outer * kC * kChanStride + c * kChanStride + inner.
+        const int64_t perChannelVectors = _program.elementCount / channels / width;
+        _result.maxParts = static_cast<unsigned>(
+            std::max<int64_t>(1, std::min((maxParts + channels - 1) / channels,
+                                          (perChannelVectors + kNormBlockSize - 1) / kNormBlockSize)));
+        _out << "constexpr int kBatch = " << kStatsBatch
+             << ";\nconstexpr hdnn_index kSegmentVectors = " << _program.channelStride / width
+             << ";\nconstexpr hdnn_index kChannelVectors = " << perChannelVectors << ";\n"
+             << header(kBatchnormStatsKernel, kNormBlockSize)
+             << R"(    __shared__ float hdnn_s[kNormBlockSize / 32];
+    __shared__ float hdnn_q[kNormBlockSize / 32];
+    const int c = blockIdx.x % kC;
+    const unsigned part = blockIdx.x / kC;
+    const float ref = )"
+             << reference("c") << R"(;
+    float s = 0.0f, q = 0.0f;
+    const hdnn_index step = (hdnn_index)hdnn_parts * blockDim.x;
+    for (hdnn_index first = (hdnn_index)part * blockDim.x + threadIdx.x; first < kChannelVectors; first += kBatch * step) {
+        float v[kBatch][kW];
+        )" << gradients
+             << R"(#pragma unroll
+        for (int u = 0; u < kBatch; ++u) {
+            const hdnn_index j = first + u * step;
+            )"
+             << loadOrNeutral("((j / kSegmentVectors) * kC + c) * kChanStride + (j % kSegmentVectors) * kW",
+                              "ref", "j < kChannelVectors")
+             << R"(
+        }
+#pragma unroll
+        for (int u = 0; u < kBatch; ++u) {
+#pragma unroll
+            for (int l = 0; l < kW; ++l) )"
+             << accumulate("v[u][l]", "g[u][l]", "ref", "s", "q") << R"(
+        }
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2) { s += __shfl_xor_sync(0xffffffffu, s, o); q += __shfl_xor_sync(0xffffffffu, q, o); }
+    if (threadIdx.x % 32 == 0) { hdnn_s[threadIdx.x / 32] = s; hdnn_q[threadIdx.x / 32] = q; }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        float sum = 0.0f, second = 0.0f;
+        for (int w = 0; w < kNormBlockSize / 32; ++w) { sum += hdnn_s[w]; second += hdnn_q[w]; }
+        hdnn_ws[kPartials + (hdnn_index)part * kC + c] = sum;
+        hdnn_ws[kPartials + (hdnn_index)(hdnn_parts + part) * kC + c] = second;
+    }
+}
+)";
+        _result.kernelNames.push_back(kBatchnormStatsKernel);
+        _result.launches.push_back(
+            {kBatchnormStatsKernel, static_cast<unsigned>(channels), kNormBlockSize, NormGrid::PerPart});
+        return true;
+    }
+
+    // One block per channel: its threads sum the parts in double, then thread 0 writes the
+    // channel's outputs and the two coefficients the apply kernel reads (ws[c], ws[kC + c]).
+    void emitFinalize(int64_t perChannelCount) {
+        _out << header(kBatchnormFinalizeKernel, kNormBlockSize)
+             << R"(    __shared__ double hdnn_s[kNormBlockSize / 32];
+    __shared__ double hdnn_q[kNormBlockSize / 32];
+    const int c = blockIdx.x;
+    double s = 0.0, q = 0.0;
+    for (unsigned p = threadIdx.x; p < hdnn_parts; p += blockDim.x) { s += hdnn_ws[kPartials + (hdnn_index)p * kC + c]; q += hdnn_ws[kPartials + (hdnn_index)(hdnn_parts + p) * kC + c]; }
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2) { s += __shfl_xor_sync(0xffffffffu, s, o); q += __shfl_xor_sync(0xffffffffu, q, o); }
+    if (threadIdx.x % 32 == 0) { hdnn_s[threadIdx.x / 32] = s; hdnn_q[threadIdx.x / 32] = q; }
+    __syncthreads();
+    if (threadIdx.x != 0) { return; }
+    s = 0.0;
+    q = 0.0;
+    for (int w = 0; w < kNormBlockSize / 32; ++w) { s += hdnn_s[w]; q += hdnn_q[w]; }
+    const double n = )"
+             << perChannelCount << ".0;\n";
+        if (backward()) {
+            const std::string inv = perChannel("inv_variance", "1.0f");
+            _out << "    const float hdnn_inv = " << inv << ";\n"
+                 << "    const float hdnn_dscale = (float)(q * (double)hdnn_inv);\n"
+                 << "    hdnn_ws[c] = (float)(s / n);\n    hdnn_ws[kC + c] = (float)(q * (double)hdnn_inv / "
+                    "n);\n";
+            writePerChannel("dbias", "(float)s");
+            writePerChannel("dscale", "hdnn_dscale");
+        } else {
+            _out << R"(    const double shifted = s / n;
+    double hdnn_var = q / n - shifted * shifted;
+    if (hdnn_var < 0.0) { hdnn_var = 0.0; }
+    const float hdnn_mu = (float)((double))"
+                 << reference("c") << R"( + shifted);
+    const float hdnn_inv = 1.0f / sqrtf((float)hdnn_var + )"
+                 << scalar(_program.epsilon) << R"();
+    hdnn_ws[c] = hdnn_mu;
+    hdnn_ws[kC + c] = hdnn_inv;
+)";
+            writePerChannel("mean", "hdnn_mu");
+            writePerChannel("inv_variance", "hdnn_inv");
+            if (has("next_running_mean")) {
+                // Bessel's correction; one element per channel has no spread to correct.
+                const double bessel = perChannelCount > 1 ? static_cast<double>(perChannelCount) /
+                                                                static_cast<double>(perChannelCount - 1)
+                                                          : 1.0;
+                _out << "    const float hdnn_momentum = " << scalar(_program.momentum) << ";\n";
+                writePerChannel("next_running_mean", "(1.0f - hdnn_momentum) * " +
+                                                         perChannel("prev_running_mean", "0.0f") +
+                                                         " + hdnn_momentum * hdnn_mu");
+                writePerChannel("next_running_variance",
+                                "(1.0f - hdnn_momentum) * " + perChannel("prev_running_variance", "0.0f") +
+                                    " + hdnn_momentum * (float)hdnn_var * " + floatLiteral(bessel));
+            }
+        }
+        _out << "}\n";
+        _result.kernelNames.push_back(kBatchnormFinalizeKernel);
+        _result.launches.push_back({kBatchnormFinalizeKernel, static_cast<unsigned>(_program.channels),
+                                    kNormBlockSize, NormGrid::Fixed});
+    }
+
+    void writePerChannel(const char* name, const std::string& value) {
+        if (const NormOperand* operand = _program.operand(name)) {
+            _out << "    " << name << "[c * " << operand->stride << "] = hdnn_from_float<"
+                 << kind(operand->type) << ">(" << value << ");\n";
+        }
+    }
+
+    // A per-channel coefficient of the apply kernel: its name and its value for channel c.
+    struct Coefficient {
+        std::string name;
+        std::string value;
+    };
+
+    // Forward: y = (x - mean) * gain + shift, gain = inv_std * scale, shift = bias. Backward:
+    // dx = gain * (dy - mean_dy - (x - mean) * slope), slope = inv_std * mean(dy * xhat).
+    std::vector<Coefficient> applyCoefficients() const {
+        if (backward()) {
+            const std::string inv = perChannel("inv_variance", "1.0f");
+            return {{"mean", perChannel("mean", "0.0f")},
+                    {"gain", inv + " * " + perChannel("scale", "1.0f")},
+                    {"mean_dy", "hdnn_ws[c]"},
+                    {"slope", inv + " * hdnn_ws[kC + c]"}};
+        }
+        std::string inv;
+        if (_program.kind == NormKind::BatchnormTraining) {
+            inv = "hdnn_ws[kC + c]";
+        } else if (_program.kind == NormKind::BatchnormInferenceVariance) {
+            inv = "1.0f / sqrtf(" + perChannel("variance", "1.0f") + " + " + scalar(_program.epsilon) + ")";
+        } else {
+            inv = perChannel("inv_variance", "1.0f");
+        }
+        const std::string mean =
+            _program.kind == NormKind::BatchnormTraining ? "hdnn_ws[c]" : perChannel("mean", "0.0f");
+        return {{"mean", mean},
+                {"gain", inv + " * " + perChannel("scale", "1.0f")},
+                {"shift", perChannel("bias", "0.0f")}};
+    }
+
+    // The output of lane l from x (v[u][l]), dy (g[u][l]) and coefficients at index `k`.
+    std::string applyFormula(const std::string& k) const {
+        const auto at = [&](const char* name) { return std::string("hdnn_") + name + "[" + k + "]"; };
+        if (backward()) {
+            return at("gain") + " * (g[u][l] - " + at("mean_dy") + " - (v[u][l] - " + at("mean") + ") * " +
+                   at("slope") + ")";
+        }
+        return "(v[u][l] - " + at("mean") + ") * " + at("gain") + " + " + at("shift");
+    }
+
+    // The coefficients sit in shared memory (registers per thread would cost occupancy, and with
+    // it the loads in flight). The training pass walks x backwards, so that what the statistics
+    // pass left in L2 is read there.
+    void emitApply(bool channelsLast, const std::string& delivery) {
+        const bool reverse = _program.kind == NormKind::BatchnormTraining;
+        const char* index = reverse ? "vectors - 1 - vi" : "vi";
+        const std::vector<Coefficient> coefficients = applyCoefficients();
+        _out << header(kBatchnormApplyKernel, kNormBlockSize)
+             << "    constexpr hdnn_index vectors = kTotal / kW;\n";
+        for (const Coefficient& coefficient : coefficients) {
+            _out << "    __shared__ float hdnn_" << coefficient.name << "[kC];\n";
+        }
+        _out << "    for (int c = threadIdx.x; c < kC; c += blockDim.x) {\n";
+        for (const Coefficient& coefficient : coefficients) {
+            _out << "        hdnn_" << coefficient.name << "[c] = " << coefficient.value << ";\n";
+        }
+        _out << "    }\n    __syncthreads();\n    constexpr int kUnroll = " << kApplyUnroll << R"(;
+    const hdnn_index stride = (hdnn_index)gridDim.x * blockDim.x;
+    for (hdnn_index base = (hdnn_index)blockIdx.x * blockDim.x + threadIdx.x; base < vectors; base += kUnroll * stride) {
+        float v[kUnroll][kW];
+)" << (backward() ? "        float g[kUnroll][kW];\n" : "")
+             << R"(#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+            const hdnn_index vi = base + u * stride;
+            if (vi < vectors) {
+                hdnn_load<)"
+             << kind(_program.operand("x")->type) << ", kW>(x, (" << index << ") * kW, v[u]);\n";
+        if (backward()) {
+            _out << "                hdnn_load<" << kind(_program.operand("dy")->type) << ", kW>(dy, ("
+                 << index << ") * kW, g[u]);\n";
+        }
+        _out << R"(            }
+        }
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+            const hdnn_index vi = base + u * stride;
+            if (vi >= vectors) { break; }
+            const hdnn_index e = ()"
+             << index << R"() * kW;
+            float out[kW];
+)";
+        if (channelsLast) {
+            _out << "            const int c0 = (int)(e % kC);\n#pragma unroll\n            for (int l = 0; "
+                    "l < kW; ++l) "
+                    "{ const int c = c0 + l; out[l] = "
+                 << applyFormula("c") << "; }\n";
+        } else {
+            _out << "            const int c = (int)((e / kChanStride) % kC);\n#pragma unroll\n            "
+                    "for (int l = "
+                    "0; l < kW; ++l) { out[l] = "
+                 << applyFormula("c") << "; }\n";
+        }
+        _out << "            " << delivery << "\n        }\n    }\n}\n";
+    }
+
+    // x, y and the epilogue's tensors move a vector at a time, and a row norm's scale and bias.
+    std::vector<std::string> vectorOperands() const {
+        std::vector<std::string> names = {"x"};
+        if (has("dy")) {
+            names.emplace_back("dy");
+        }
+        if (_program.storesY) {
+            names.emplace_back("y");
+        }
+        if (_program.isRowNorm()) {
+            names.emplace_back("scale");
+            if (has("bias")) {
+                names.emplace_back("bias");
+            }
+        }
+        if (_program.epilogue) {
+            for (const MemoryOperand& operand : _program.epilogue->operands) {
+                if (!operand.inRegister && !operand.isSingleElement) {
+                    const auto found =
+                        std::find_if(_program.operands.begin(), _program.operands.end(),
+                                     [&](const NormOperand& o) { return o.uid == operand.uid; });
+                    names.push_back(found->name);
+                }
+            }
+        }
+        return names;
+    }
+
+    const NormProgram& _program;
+    const DeviceInfo& _device;
+    bool _scalar;
+    std::ostringstream _out;
+    NormSource _result;
+};
+
+}  // namespace
+
+std::optional<NormSource> generateNormSource(const NormProgram& program, const DeviceInfo& device,
+                                             bool scalar, std::string& reason) {
+    return NormGenerator(program, device, scalar).run(reason);
+}
+
+}  // namespace hipdnn_cuda_kernels

@@ -1,0 +1,59 @@
+// CUDA C++ source of CUDA_NORM_ENGINE's kernels for one NormProgram, for NVRTC. Row norms (layer
+// norm, RMS norm) run one kernel: a group of threads per row keeps the row in registers, reduces
+// it and writes y. Batch norm inference runs one streaming kernel with the per-channel
+// coefficients in registers or shared memory; training and backward add a statistics pass
+// (per-block partial sums into the workspace) and a per-channel finalize before the same
+// streaming kernel. Training's streaming pass walks x backwards, so that the part of x the
+// statistics pass left in L2 is read from there.
+#pragma once
+
+#include "../DeviceInfo.hpp"
+#include "NormProgram.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hipdnn_cuda_kernels {
+
+inline constexpr const char* kRowNormKernel = "hipdnn_row_norm";
+inline constexpr const char* kBatchnormApplyKernel = "hipdnn_bn_apply";
+inline constexpr const char* kBatchnormStatsKernel = "hipdnn_bn_stats";
+inline constexpr const char* kBatchnormFinalizeKernel = "hipdnn_bn_finalize";
+inline constexpr unsigned kNormBlockSize = 256;
+
+/// How a launch's grid is sized at run time.
+enum class NormGrid {
+    Fixed,     // gridSize blocks
+    Resident,  // a grid-stride kernel: gridSize blocks at most, no more than are resident at once
+    PerPart,   // the statistics pass: gridSize blocks per part (NormSource::maxParts at most)
+};
+
+/// One launch: a kernel of the source, its grid and block. Every kernel takes the operands'
+/// pointers, then the workspace and the number of statistics parts.
+struct NormLaunch {
+    std::string kernel;
+    unsigned gridSize = 1;
+    unsigned blockSize = kNormBlockSize;
+    NormGrid grid = NormGrid::Fixed;
+};
+
+struct NormSource {
+    std::string source;
+    std::vector<std::string> kernelNames;
+    std::vector<NormLaunch> launches;  // in order, all with the same arguments
+    size_t workspaceBytes = 0;
+    unsigned maxParts = 0;  // statistics parts the workspace holds
+    int vectorWidth = 1;
+    /// Operands accessed `vectorWidth` elements at a time: their pointers must be aligned to
+    /// that many elements (else the width-1 source runs).
+    std::vector<std::string> vectorOperands;
+};
+
+/// The source for `device`, or nullopt with `reason` naming what it cannot generate. `scalar`
+/// generates vectors of one element, for pointers that are not aligned to wider ones.
+std::optional<NormSource> generateNormSource(const NormProgram& program, const DeviceInfo& device,
+                                             bool scalar, std::string& reason);
+
+}  // namespace hipdnn_cuda_kernels

@@ -1,0 +1,159 @@
+#include "NormEngine.hpp"
+
+#include "../KernelBuild.hpp"
+
+#include <hipdnn_data_sdk/utilities/EngineNames.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <mutex>
+
+namespace hipdnn_cuda_kernels {
+
+namespace {
+
+constexpr const char* kEngineName = "CUDA_NORM_ENGINE";
+
+// The compiled launches of one source and the statistics parts they use.
+struct CompiledNorm {
+    std::shared_ptr<const KernelModule> module;
+    std::vector<std::pair<const void*, LaunchShape>> launches;
+    unsigned parts = 0;
+};
+
+CompiledNorm compile(const DeviceInfo& device, const NormSource& source) {
+    CompiledNorm compiled;
+    compiled.module = buildKernelModule(kEngineName, device, source.source, source.kernelNames);
+    for (const NormLaunch& launch : source.launches) {
+        const void* kernel = compiled.module->kernel(launch.kernel);
+        const int64_t resident = static_cast<int64_t>(std::max(1, device.multiprocessorCount)) *
+                                 KernelModule::blocksPerMultiprocessor(device, kernel, launch.blockSize);
+        LaunchShape shape{launch.gridSize, launch.blockSize};
+        switch (launch.grid) {
+            case NormGrid::Fixed:
+                break;
+            case NormGrid::Resident:
+                shape.gridSize = static_cast<unsigned>(std::min<int64_t>(launch.gridSize, resident));
+                break;
+            case NormGrid::PerPart:
+                compiled.parts = static_cast<unsigned>(
+                    std::clamp<int64_t>(resident / launch.gridSize, 1, std::max(1U, source.maxParts)));
+                shape.gridSize = launch.gridSize * compiled.parts;
+                break;
+        }
+        compiled.launches.emplace_back(kernel, shape);
+    }
+    return compiled;
+}
+
+// Runs the plan's launches; where a vectorized pointer is not aligned to the vector width, the
+// width-1 source instead (compiled on first need).
+class NormExecutionContext final : public hipdnn_plugin_sdk::IExecutionContext {
+public:
+    NormExecutionContext(const CudaKernelsHandle& handle, NormPlan plan)
+        : _device(handle.device()), _plan(std::move(plan)), _vector(compile(_device, _plan.source)) {
+        for (const NormOperand& operand : _plan.program.operands) {
+            _uids.push_back(operand.uid);
+            const bool vectorized =
+                std::find(_plan.source.vectorOperands.begin(), _plan.source.vectorOperands.end(),
+                          operand.name) != _plan.source.vectorOperands.end();
+            _alignment.push_back(vectorized ? static_cast<uintptr_t>(_plan.source.vectorWidth) *
+                                                  elementSize(operand.type)
+                                            : 1);
+        }
+    }
+
+    std::size_t workspaceSize() const override { return _plan.source.workspaceBytes; }
+
+    void execute(hipdnn_plugin_sdk::PluginHandleBase& handle, void* workspace,
+                 const hipdnn_plugin_sdk::DeviceBuffers& buffers) override {
+        std::vector<void*> pointers(_uids.size() + 1);
+        std::vector<void*> arguments(_uids.size() + 2);
+        bool aligned = true;
+        for (size_t k = 0; k < _uids.size(); ++k) {
+            pointers[k] = buffers.pointer(_uids[k]);
+            aligned = aligned &&
+                      reinterpret_cast<uintptr_t>(pointers[k]) % std::min<uintptr_t>(16, _alignment[k]) == 0;
+        }
+        pointers.back() = workspace;
+        for (size_t k = 0; k < pointers.size(); ++k) {
+            arguments[k] = &pointers[k];
+        }
+        const CompiledNorm& compiled = aligned ? _vector : scalar();
+        unsigned parts = compiled.parts;
+        arguments.back() = &parts;
+        for (const auto& [kernel, shape] : compiled.launches) {
+            launchKernel(kernel, shape, arguments.data(), handle.stream());
+        }
+    }
+
+private:
+    const CompiledNorm& scalar() {
+        const std::lock_guard lock(_scalarMutex);
+        if (!_scalar) {
+            std::string reason;
+            auto source = generateNormSource(_plan.program, _device, true, reason);
+            if (!source) {
+                throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR,
+                                                     std::string(kEngineName) + ": " + reason);
+            }
+            // The workspace was sized for the vector source's parts; the statistics pass strides
+            // over its rows, so fewer parts cover them too.
+            source->maxParts = std::min(source->maxParts, _plan.source.maxParts);
+            _scalar = compile(_device, *source);
+        }
+        return *_scalar;
+    }
+
+    DeviceInfo _device;
+    NormPlan _plan;
+    CompiledNorm _vector;
+    std::mutex _scalarMutex;
+    std::optional<CompiledNorm> _scalar;
+    std::vector<int64_t> _uids;
+    std::vector<uintptr_t> _alignment;
+};
+
+}  // namespace
+
+std::optional<NormPlan> planNorm(const hipdnn_flatbuffers_sdk::GraphWrapper& graph, const DeviceInfo& device,
+                                 std::string& reason) {
+    auto program = analyzeNormGraph(graph, reason);
+    if (!program) {
+        return std::nullopt;
+    }
+    auto source = generateNormSource(*program, device, false, reason);
+    if (!source) {
+        return std::nullopt;
+    }
+    return NormPlan{std::move(*program), std::move(*source)};
+}
+
+NormEngine::NormEngine() : IEngine(hipdnn_data_sdk::utilities::CUDA_NORM_ENGINE_ID) {}
+
+bool NormEngine::isApplicable(CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
+                              std::string& reason) const {
+    return planNorm(graph, handle.device(), reason) && nvrtcFor(handle.device(), reason) != nullptr;
+}
+
+std::size_t NormEngine::workspaceSize(CudaKernelsHandle& handle,
+                                      const hipdnn_flatbuffers_sdk::EngineConfigWrapper& /*config*/,
+                                      const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
+    std::string reason;
+    const auto plan = planNorm(graph, handle.device(), reason);
+    return plan ? plan->source.workspaceBytes : 0;
+}
+
+std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> NormEngine::createExecutionContext(
+    CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::EngineConfigWrapper& /*config*/,
+    const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
+    std::string reason;
+    auto plan = planNorm(graph, handle.device(), reason);
+    if (!plan) {
+        throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE,
+                                             std::string(kEngineName) + " cannot run this graph: " + reason);
+    }
+    return std::make_unique<NormExecutionContext>(handle, std::move(*plan));
+}
+
+}  // namespace hipdnn_cuda_kernels

@@ -1,0 +1,258 @@
+// CUDA_NORM_ENGINE without a GPU: which graphs the analysis takes and why it declines the others,
+// and every generated source — each norm, element type, layout and epilogue, vector and scalar —
+// compiled with NVRTC for sm_90 and sm_75.
+#include "NormGraphs.hpp"
+
+#include <Nvrtc.hpp>
+#include <norm/NormEngine.hpp>
+
+#include <gtest/gtest.h>
+
+#include <tuple>
+
+namespace cuda_kernels_test {
+namespace {
+
+using hipdnn_cuda_kernels::DeviceInfo;
+using hipdnn_cuda_kernels::NormKind;
+
+hipdnn_flatbuffers_sdk::GraphWrapper wrapGraph(const hipdnn_test_sdk::GraphBuilder& builder,
+                                               std::vector<uint8_t>& bytes) {
+    bytes = builder.build();
+    return {bytes.data(), bytes.size()};
+}
+
+DeviceInfo hopper(int computeCapability = 90) {
+    DeviceInfo device;
+    device.computeCapability = computeCapability;
+    device.multiprocessorCount = 132;
+    device.maxThreadsPerMultiprocessor = 2048;
+    return device;
+}
+
+std::string declineReason(const hipdnn_test_sdk::GraphBuilder& builder) {
+    std::vector<uint8_t> bytes;
+    std::string reason;
+    EXPECT_FALSE(hipdnn_cuda_kernels::planNorm(wrapGraph(builder, bytes), hopper(), reason).has_value());
+    return reason;
+}
+
+void expectCompiles(const hipdnn_test_sdk::GraphBuilder& builder, int computeCapability, bool scalar) {
+    std::vector<uint8_t> bytes;
+    const auto graph = wrapGraph(builder, bytes);
+    std::string reason;
+    const auto program = hipdnn_cuda_kernels::analyzeNormGraph(graph, reason);
+    ASSERT_TRUE(program.has_value()) << reason;
+    const auto source =
+        hipdnn_cuda_kernels::generateNormSource(*program, hopper(computeCapability), scalar, reason);
+    ASSERT_TRUE(source.has_value()) << reason;
+    if (scalar) {
+        EXPECT_EQ(source->vectorWidth, 1);
+    }
+    const hipdnn_cuda_kernels::Nvrtc* nvrtc = hipdnn_cuda_kernels::Nvrtc::instance(reason);
+    ASSERT_NE(nvrtc, nullptr) << reason;
+    const auto result = nvrtc->compileToCubin(source->source, "norm.cu", computeCapability);
+    ASSERT_TRUE(result.succeeded()) << result.error << "\n" << source->source;
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(result.cubin.data()), 4),
+              "\x7f"
+              "ELF");
+    EXPECT_EQ(source->launches.size(), source->kernelNames.size());
+}
+
+const fb::DataType kTypes[] = {fb::DataType::FLOAT, fb::DataType::HALF, fb::DataType::BFLOAT16};
+const Epilogue kEpilogues[] = {Epilogue::None, Epilogue::Relu, Epilogue::AddRelu};
+
+using RowCase =
+    std::tuple<bool, fb::DataType, bool, Epilogue, int64_t>;  // layernorm, type, training, epilogue, columns
+
+class RowNormCompiles : public testing::TestWithParam<RowCase> {};
+
+TEST_P(RowNormCompiles, VectorAndScalarForSm90AndSm75) {
+    const auto [layernorm, type, training, epilogue, columns] = GetParam();
+    const auto graph = rowNormGraph(layernorm, type, 7, columns, training, true, epilogue);
+    expectCompiles(graph, 90, false);
+    expectCompiles(graph, 90, true);
+    expectCompiles(graph, 75, false);
+}
+
+INSTANTIATE_TEST_SUITE_P(Norms, RowNormCompiles,
+                         testing::Combine(testing::Bool(), testing::ValuesIn(kTypes), testing::Bool(),
+                                          testing::ValuesIn(kEpilogues), testing::Values(int64_t{1000})),
+                         [](const auto& info) {
+                             return std::string(std::get<0>(info.param) ? "layernorm_" : "rmsnorm_") +
+                                    fb::EnumNameDataType(std::get<1>(info.param)) +
+                                    (std::get<2>(info.param) ? "_training_" : "_inference_") +
+                                    epilogueName(std::get<3>(info.param)) + "_" +
+                                    std::to_string(std::get<4>(info.param));
+                         });
+
+using BatchnormCase =
+    std::tuple<BatchnormMode, fb::DataType, bool, Epilogue>;  // mode, type, channels last, epilogue
+
+class BatchnormCompiles : public testing::TestWithParam<BatchnormCase> {};
+
+TEST_P(BatchnormCompiles, VectorAndScalarForSm90AndSm75) {
+    const auto [mode, type, channelsLast, epilogue] = GetParam();
+    const auto graph = batchnormGraph(mode, type, {2, 24, 5, 8}, channelsLast, epilogue);
+    expectCompiles(graph, 90, false);
+    expectCompiles(graph, 90, true);
+    expectCompiles(graph, 75, false);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Modes, BatchnormCompiles,
+    testing::Combine(testing::Values(BatchnormMode::Inference, BatchnormMode::InferenceVariance,
+                                     BatchnormMode::Training, BatchnormMode::TrainingRunningStats),
+                     testing::ValuesIn(kTypes), testing::Bool(), testing::ValuesIn(kEpilogues)),
+    [](const auto& info) {
+        return batchnormModeName(std::get<0>(info.param)) + "_" +
+               fb::EnumNameDataType(std::get<1>(info.param)) +
+               (std::get<2>(info.param) ? "_nhwc_" : "_nchw_") + epilogueName(std::get<3>(info.param));
+    });
+
+class BatchnormBackwardCompiles : public testing::TestWithParam<std::tuple<fb::DataType, bool>> {};
+
+TEST_P(BatchnormBackwardCompiles, VectorAndScalarForSm90AndSm75) {
+    const auto [type, channelsLast] = GetParam();
+    const auto graph = batchnormGraph(BatchnormMode::Backward, type, {2, 24, 5, 8}, channelsLast);
+    expectCompiles(graph, 90, false);
+    expectCompiles(graph, 90, true);
+    expectCompiles(graph, 75, false);
+}
+
+INSTANTIATE_TEST_SUITE_P(Types, BatchnormBackwardCompiles,
+                         testing::Combine(testing::ValuesIn(kTypes), testing::Bool()), [](const auto& info) {
+                             return std::string(fb::EnumNameDataType(std::get<0>(info.param))) +
+                                    (std::get<1>(info.param) ? "_nhwc" : "_nchw");
+                         });
+
+TEST(NormProgram, RowNormFactsFollowTheGraph) {
+    std::vector<uint8_t> bytes;
+    std::string reason;
+    const auto program = hipdnn_cuda_kernels::analyzeNormGraph(
+        wrapGraph(rowNormGraph(true, fb::DataType::BFLOAT16, 16, 4096, true, true, Epilogue::AddRelu), bytes),
+        reason);
+    ASSERT_TRUE(program.has_value()) << reason;
+    EXPECT_EQ(program->kind, NormKind::Layernorm);
+    EXPECT_EQ(program->rows, 16);
+    EXPECT_EQ(program->columns, 4096);
+    EXPECT_FALSE(program->storesY);
+    ASSERT_TRUE(program->epilogue.has_value());
+    EXPECT_EQ(program->epilogue->steps.size(), 2U);
+    EXPECT_EQ(program->epilogueArguments.size(), 2U);  // the residual and the output
+    ASSERT_NE(program->operand("mean"), nullptr);
+    EXPECT_EQ(program->operand("mean")->stride, 1);
+    EXPECT_TRUE(program->epsilon.constant.has_value());
+    EXPECT_FLOAT_EQ(static_cast<float>(*program->epsilon.constant), 1e-5F);
+}
+
+TEST(NormProgram, BatchnormChannelFactsFollowTheLayout) {
+    std::vector<uint8_t> bytes;
+    std::string reason;
+    const auto nhwc = hipdnn_cuda_kernels::analyzeNormGraph(
+        wrapGraph(batchnormGraph(BatchnormMode::Training, fb::DataType::HALF, {2, 24, 5, 8}, true), bytes),
+        reason);
+    ASSERT_TRUE(nhwc.has_value()) << reason;
+    EXPECT_EQ(nhwc->channels, 24);
+    EXPECT_EQ(nhwc->channelStride, 1);
+    const auto nchw = hipdnn_cuda_kernels::analyzeNormGraph(
+        wrapGraph(batchnormGraph(BatchnormMode::Training, fb::DataType::HALF, {2, 24, 5, 8}, false), bytes),
+        reason);
+    ASSERT_TRUE(nchw.has_value()) << reason;
+    EXPECT_EQ(nchw->channelStride, 40);
+}
+
+TEST(NormCodegen, TrainingNeedsWorkspaceForPartialSums) {
+    std::vector<uint8_t> bytes;
+    std::string reason;
+    const auto plan = hipdnn_cuda_kernels::planNorm(
+        wrapGraph(batchnormGraph(BatchnormMode::Training, fb::DataType::BFLOAT16, {64, 256, 56, 56}, true),
+                  bytes),
+        hopper(), reason);
+    ASSERT_TRUE(plan.has_value()) << reason;
+    ASSERT_EQ(plan->source.launches.size(), 3U);
+    EXPECT_EQ(plan->source.launches[0].kernel, hipdnn_cuda_kernels::kBatchnormStatsKernel);
+    EXPECT_EQ(plan->source.launches[2].kernel, hipdnn_cuda_kernels::kBatchnormApplyKernel);
+    EXPECT_GT(plan->source.workspaceBytes, 2 * 256 * sizeof(float));
+    EXPECT_EQ(plan->source.vectorWidth, 8);  // 16-byte accesses of bf16
+}
+
+TEST(NormCodegen, WideRowsUseMoreThreadsPerRow) {
+    std::vector<uint8_t> bytes;
+    std::string reason;
+    const auto narrow = hipdnn_cuda_kernels::planNorm(
+        wrapGraph(rowNormGraph(false, fb::DataType::BFLOAT16, 65536, 1024, false, false), bytes), hopper(),
+        reason);
+    ASSERT_TRUE(narrow.has_value()) << reason;
+    const auto wide = hipdnn_cuda_kernels::planNorm(
+        wrapGraph(rowNormGraph(false, fb::DataType::BFLOAT16, 16384, 4096, false, false), bytes), hopper(),
+        reason);
+    ASSERT_TRUE(wide.has_value()) << reason;
+    EXPECT_LT(narrow->source.launches[0].blockSize / 8, 65536U);
+    // One row per block of 32 threads at most 8 rows: 65536 rows take at least 8192 blocks.
+    EXPECT_GE(narrow->source.launches[0].gridSize, 8192U);
+    EXPECT_EQ(wide->source.launches[0].gridSize * (256 / 128), 16384U);
+}
+
+TEST(NormProgram, DeclinesWithReasons) {
+    hipdnn_test_sdk::GraphBuilder pointwiseOnly("pointwise_only");
+    pointwiseOnly.addTensor(1, "x", fb::DataType::FLOAT, {4, 4})
+        .addTensor(2, "y", fb::DataType::FLOAT, {4, 4})
+        .addPointwise("relu", fb::PointwiseMode::RELU_FWD, 1, 2);
+    EXPECT_EQ(declineReason(pointwiseOnly), "the graph has no norm node");
+
+    hipdnn_test_sdk::GraphBuilder matmul("matmul");
+    matmul.addTensor(1, "a", fb::DataType::FLOAT, {1, 4, 4})
+        .addTensor(2, "b", fb::DataType::FLOAT, {1, 4, 4})
+        .addTensor(3, "c", fb::DataType::FLOAT, {1, 4, 4})
+        .addMatmul("mm", 1, 2, 3);
+    EXPECT_NE(declineReason(matmul).find("is not a layer norm"), std::string::npos);
+
+    hipdnn_test_sdk::GraphBuilder prologue("prologue");
+    prologue.addTensor(1, "a", fb::DataType::FLOAT, {4, 8})
+        .addTensor(40, "b", fb::DataType::FLOAT, {4, 8})
+        .addTensor(41, "x", fb::DataType::FLOAT, {4, 8}, {}, true)
+        .addTensor(2, "scale", fb::DataType::FLOAT, {1, 8})
+        .addTensor(3, "bias", fb::DataType::FLOAT, {1, 8})
+        .addScalar(4, "epsilon", fb::DataType::FLOAT, 1e-5)
+        .addTensor(5, "y", fb::DataType::FLOAT, {4, 8})
+        .addPointwise("add", fb::PointwiseMode::ADD, 1, 41, 40)
+        .addLayernorm("ln", 41, 2, 3, 4, 5);
+    EXPECT_NE(declineReason(prologue).find("comes before the norm"), std::string::npos);
+
+    hipdnn_test_sdk::GraphBuilder strided("strided");
+    strided.addTensor(1, "x", fb::DataType::FLOAT, {4, 8}, {1, 4})
+        .addTensor(2, "scale", fb::DataType::FLOAT, {1, 8})
+        .addTensor(3, "bias", fb::DataType::FLOAT, {1, 8})
+        .addScalar(4, "epsilon", fb::DataType::FLOAT, 1e-5)
+        .addTensor(5, "y", fb::DataType::FLOAT, {4, 8}, {1, 4})
+        .addLayernorm("ln", 1, 2, 3, 4, 5);
+    EXPECT_NE(declineReason(strided).find("are not its outermost dim"), std::string::npos);
+
+    hipdnn_test_sdk::GraphBuilder recompute("recompute");
+    recompute.addTensor(1, "x", fb::DataType::FLOAT, {2, 4, 2, 2})
+        .addTensor(2, "dy", fb::DataType::FLOAT, {2, 4, 2, 2})
+        .addTensor(3, "scale", fb::DataType::FLOAT, {1, 4, 1, 1})
+        .addTensor(4, "dx", fb::DataType::FLOAT, {2, 4, 2, 2})
+        .addTensor(5, "dscale", fb::DataType::FLOAT, {1, 4, 1, 1})
+        .addTensor(6, "dbias", fb::DataType::FLOAT, {1, 4, 1, 1})
+        .addScalar(7, "epsilon", fb::DataType::FLOAT, 1e-5);
+    hipdnn_test_sdk::BatchnormBackwardPorts ports;
+    ports.x = 1;
+    ports.dy = 2;
+    ports.scale = 3;
+    ports.dx = 4;
+    ports.dscale = 5;
+    ports.dbias = 6;
+    ports.epsilon = 7;
+    recompute.addBatchnormBackward("bn_backward", ports);
+    EXPECT_NE(declineReason(recompute).find("recomputing them is not supported"), std::string::npos);
+
+    EXPECT_NE(
+        declineReason(batchnormGraph(BatchnormMode::Inference, fb::DataType::FLOAT, {2, 4096, 2, 2}, true))
+            .find("4096 channels"),
+        std::string::npos);
+}
+
+}  // namespace
+}  // namespace cuda_kernels_test

@@ -14,7 +14,6 @@
 #include <hipdnn_data_sdk/types.hpp>
 #include <hipdnn_flatbuffers_sdk/ElementDataType.hpp>
 
-#include <cmath>
 #include <initializer_list>
 #include <memory>
 
@@ -525,13 +524,14 @@ void runResample(const NodeRunContext& context) {
     tensors.commitOutputs();
 }
 
-// Forward and backward read their options from fields of the same names.
+// Forward and backward read their options from fields of the same names. Without a scale the
+// scores are not scaled, as in cuDNN.
 template <class Attributes>
-ref::AttentionParams attentionParams(const Attributes& a, const NodeTensors& tensors, int64_t headDim) {
+ref::AttentionParams attentionParams(const Attributes& a, const NodeTensors& tensors) {
     ref::AttentionParams params;
     params.scale = a.scale_tensor_uid().has_value()   ? tensors.scalar(*a.scale_tensor_uid())
                    : a.attn_scale_value().has_value() ? static_cast<double>(*a.attn_scale_value())
-                                                      : 1.0 / std::sqrt(static_cast<double>(headDim));
+                                                      : 1.0;
     const bool bottomRight = a.diagonal_alignment() == fb::DiagonalAlignment::BOTTOM_RIGHT;
     params.causal = a.causal_mask() && !bottomRight;
     params.causalBottomRight = a.causal_mask_bottom_right() || (a.causal_mask() && bottomRight);
@@ -550,7 +550,7 @@ ref::AttentionParams attentionParams(const Attributes& a, const NodeTensors& ten
 void runSdpa(const NodeRunContext& context) {
     const auto& a = *context.node.attributesAs<fb::SdpaAttributes>();
     NodeTensors tensors(context);
-    const auto params = attentionParams(a, tensors, dimsOf(context.graph.tensor(a.q_tensor_uid()))[3]);
+    const auto params = attentionParams(a, tensors);
     withElementType(tensors.typeOf(a.q_tensor_uid()), [&](auto elementTag) {
         using T = typename decltype(elementTag)::type;
         ref::sdpaForward<T>(params, tensors.input<T>(a.q_tensor_uid()), tensors.input<T>(a.k_tensor_uid()),
@@ -565,7 +565,7 @@ void runSdpa(const NodeRunContext& context) {
 void runSdpaBackward(const NodeRunContext& context) {
     const auto& a = *context.node.attributesAs<fb::SdpaBackwardAttributes>();
     NodeTensors tensors(context);
-    const auto params = attentionParams(a, tensors, dimsOf(context.graph.tensor(a.q_tensor_uid()))[3]);
+    const auto params = attentionParams(a, tensors);
     withElementType(tensors.typeOf(a.q_tensor_uid()), [&](auto elementTag) {
         using T = typename decltype(elementTag)::type;
         ref::sdpaBackward<T>(params, tensors.input<T>(a.q_tensor_uid()), tensors.input<T>(a.k_tensor_uid()),

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 
 namespace {
@@ -339,6 +340,33 @@ TEST_F(TestCpuGraphExecutor, AttentionReadsItsOptionsFromTheNode) {
         EXPECT_EQ(static_cast<float>(o[n]), static_cast<float>(expectedO[n])) << n;
     }
     EXPECT_EQ(stats, expectedStats);
+}
+
+TEST_F(TestCpuGraphExecutor, AttentionWithoutAScaleDoesNotScale) {
+    HIPDNN_SCOPED_SEED_TRACE();
+    const std::vector<int64_t> dims{1, 2, 4, 8};
+    const auto bytes = GraphBuilder("attention")
+                           .addTensor(1, "q", DataType::FLOAT, dims)
+                           .addTensor(2, "k", DataType::FLOAT, dims)
+                           .addTensor(3, "v", DataType::FLOAT, dims)
+                           .addTensor(4, "o", DataType::FLOAT, dims)
+                           .addSdpa("sdpa", 1, 2, 3, 4)
+                           .build();
+    auto q = randomValues(64, 21);
+    auto k = randomValues(64, 22);
+    auto v = randomValues(64, 23);
+    std::vector<float> o(64);
+    executor.execute(wrap(bytes), {{1, q.data()}, {2, k.data()}, {3, v.data()}, {4, o.data()}});
+    const auto view = [&](std::vector<float>& data) {
+        return ref::TensorView<float>{data.data(), dims, ref::packedStrides(dims)};
+    };
+    std::vector<float> unscaled(64), scaled(64);
+    ref::AttentionParams params;
+    ref::sdpaForward<float>(params, view(q), view(k), view(v), std::nullopt, view(unscaled), std::nullopt);
+    params.scale = 1.0 / std::sqrt(8.0);
+    ref::sdpaForward<float>(params, view(q), view(k), view(v), std::nullopt, view(scaled), std::nullopt);
+    EXPECT_EQ(o, unscaled);
+    EXPECT_NE(o, scaled);
 }
 
 TEST_F(TestCpuGraphExecutor, AttentionOperandsOfMixedTypesAreDeclined) {

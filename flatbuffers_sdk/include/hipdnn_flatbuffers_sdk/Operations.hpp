@@ -673,6 +673,8 @@ void checkAttentionOptions(const Contract<Attributes>& c, const AttentionDims& d
 
 }  // namespace detail
 
+// Scores are scale * Q K^T + attn_mask, the scale from the scale tensor or attn_scale_value, and 1
+// (no scaling) without either, as in cuDNN.
 template <>
 struct OperationTraits<fb::SdpaAttributes> {
     using A = fb::SdpaAttributes;

@@ -250,7 +250,8 @@ std::optional<refs::TensorView<const T>> optionalInput(GoldenCase& golden, const
     return golden.view<const T>(name);
 }
 
-// Attention's options as the generator names them; the scale defaults to 1 / sqrt(D).
+// Attention's options as the generator names them; a case without "scale" was generated with
+// 1 / sqrt(D).
 refs::AttentionParams attentionParams(const nlohmann::json& params, int64_t headDim) {
     refs::AttentionParams result;
     result.scale = params.value("scale", 1.0 / std::sqrt(static_cast<double>(headDim)));

@@ -31,8 +31,8 @@ class SdpaOptions : public AttributesBase<Derived, InputNamesT, OutputNamesT> {
 public:
     using typename Base::InputNames;
 
-    // The factor of Q K^T, as a value in the graph or a one-element tensor; 1 / sqrt(D) when
-    // neither is set.
+    // The factor of Q K^T, as a value in the graph or a one-element tensor. Neither set means no
+    // scaling (a factor of 1), as in cuDNN: pass 1 / sqrt(D) for the usual attention.
     Derived& set_attn_scale(float value) {
         attnScaleValue_ = value;
         return self();

@@ -11,7 +11,7 @@ Needs PyTorch (>= 1.13) and NumPy for /usr/bin/python3:
 
 Usage:
     /usr/bin/python3 scripts/generate_golden_data.py [--output test_sdk/golden]
-                                                     [--skip-bottleneck]
+                                                     [--skip-bottleneck] [--only sdpa ...]
 
 Each case is golden/<op>/<case>/ with case.json:
     {"op", "case", "dtype", "layout", "params": {...},
@@ -557,6 +557,115 @@ def generate_pooling(root, inputs):
 
 
 # --------------------------------------------------------------------------------------------
+# Scaled dot-product attention
+
+# Memory order of (B, H, S, D) for each layout.
+ATTENTION_LAYOUTS = {"BHSD": [0, 1, 2, 3], "BSHD": [0, 2, 1, 3]}
+
+SDPA_CONFIGS = [
+    # name, (B, Hq, Hk, Sq, Skv, D, Dv), options
+    ("gqa", (2, 4, 2, 5, 7, 8, 8), {}),
+    ("mqa_scaled", (1, 3, 1, 4, 6, 4, 6), {"scale": 0.5}),
+    ("causal_top_left", (1, 2, 2, 6, 6, 8, 4), {"causal": True}),
+    ("causal_bottom_right", (1, 2, 1, 3, 7, 4, 4), {"causal_bottom_right": True}),
+    ("causal_bottom_right_sq_above_skv", (1, 2, 2, 7, 3, 4, 4), {"causal_bottom_right": True}),
+    ("padding", (2, 2, 2, 5, 7, 4, 4), {"seq_len_q": [5, 2], "seq_len_kv": [7, 3]}),
+    ("bias_broadcast", (2, 4, 2, 4, 5, 4, 4), {"bias_dims": [1, 4, 1, 5], "causal": True}),
+    ("dropout", (1, 2, 1, 4, 6, 4, 4), {"dropout": (0.25, 1234, 5)}),
+]
+
+MASK64 = (1 << 64) - 1
+
+
+def dropout_uniform(seed, offset, index):
+    """The dropout random number of attention element `index` (row-major in (B, Hq, Sq, Skv)):
+    splitmix64's finalizer of seed + golden-ratio * (offset + index + 1), top 53 bits / 2^53."""
+    x = (seed + 0x9E3779B97F4A7C15 * (offset + index + 1)) & MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+    x ^= x >> 31
+    return (x >> 11) / float(1 << 53)
+
+
+def attention_forward(q, k, v, bias, options):
+    """O and the log-sum-exp stats in float64. Rows that see no key have O = 0 and stats +inf."""
+    batch, heads, seq_q, _ = q.shape
+    seq_kv = k.shape[2]
+    group = heads // k.shape[1]
+    k = k.repeat_interleave(group, dim=1)
+    v = v.repeat_interleave(group, dim=1)
+    scale = options.get("scale", 1.0 / math.sqrt(q.shape[3]))
+    scores = scale * torch.matmul(q, k.transpose(-1, -2))
+    if bias is not None:
+        scores = scores + bias
+    rows = torch.tensor(options.get("seq_len_q", [seq_q] * batch)).reshape(batch, 1, 1, 1)
+    columns = torch.tensor(options.get("seq_len_kv", [seq_kv] * batch)).reshape(batch, 1, 1, 1)
+    i = torch.arange(seq_q).reshape(1, 1, seq_q, 1)
+    j = torch.arange(seq_kv).reshape(1, 1, 1, seq_kv)
+    visible = (i < rows) & (j < columns)
+    if options.get("causal"):
+        visible = visible & (j <= i)
+    if options.get("causal_bottom_right"):
+        visible = visible & (j <= i + columns - rows)
+    visible = visible.expand(batch, heads, seq_q, seq_kv)
+    row_sees_a_key = visible.any(dim=-1, keepdim=True)
+    # Rows without a key get finite dummy scores so that neither softmax nor its gradient is NaN.
+    safe = torch.where(row_sees_a_key, scores.masked_fill(~visible, -math.inf), torch.zeros_like(scores))
+    weights = torch.softmax(safe, dim=-1) * row_sees_a_key
+    stats = torch.where(row_sees_a_key, torch.logsumexp(safe, dim=-1, keepdim=True),
+                        torch.full_like(weights[..., :1], math.inf))
+    if "dropout" in options:
+        probability, seed, offset = options["dropout"]
+        keep = torch.tensor([0.0 if dropout_uniform(seed, offset, n) < probability else 1.0 / (1 - probability)
+                             for n in range(batch * heads * seq_q * seq_kv)]).reshape(weights.shape)
+        weights = weights * keep
+    return torch.matmul(weights, v), stats.detach()
+
+
+def attention_params(options):
+    params = {key: options[key] for key in ("scale", "causal", "causal_bottom_right", "seq_len_q", "seq_len_kv")
+              if key in options}
+    if "dropout" in options:
+        params["dropout_probability"], params["dropout_seed"], params["dropout_offset"] = options["dropout"]
+    return params
+
+
+def generate_sdpa(root, inputs):
+    for name, (batch, heads, kv_heads, seq_q, seq_kv, head_dim, value_dim), options in SDPA_CONFIGS:
+        for dtype in DTYPES:
+            layout = "BSHD" if dtype == "fp16" else "BHSD"
+            order = ATTENTION_LAYOUTS[layout]
+            q = inputs.uniform([batch, heads, seq_q, head_dim], -1.0, 1.0, dtype).requires_grad_()
+            k = inputs.uniform([batch, kv_heads, seq_kv, head_dim], -1.0, 1.0, dtype).requires_grad_()
+            v = inputs.uniform([batch, kv_heads, seq_kv, value_dim], -1.0, 1.0, dtype).requires_grad_()
+            bias = inputs.uniform(options["bias_dims"], -1.0, 1.0, "fp32") if "bias_dims" in options else None
+            o, stats = attention_forward(q, k, v, bias, options)
+            params = attention_params(options)
+
+            case = Case(root, "sdpa", f"{name}_{dtype}", dtype, layout, params)
+            for tensor_name, tensor in (("q", q), ("k", k), ("v", v)):
+                case.add(tensor_name, tensor, dtype, "input", order)
+            if bias is not None:
+                case.add("bias", bias, "fp32", "input")
+            case.add("o", rounded(o, dtype), dtype, "output", order)
+            case.add("stats", stats, "fp32", "output")
+            case.write()
+
+            # The backward pass reads the stored (rounded) o and stats, as an engine would.
+            d_o = inputs.uniform(list(o.shape), -1.0, 1.0, dtype)
+            dq, dk, dv = torch.autograd.grad(o, (q, k, v), d_o)
+            case = Case(root, "sdpa_backward", f"{name}_{dtype}", dtype, layout, params)
+            for tensor_name, tensor in (("q", q), ("k", k), ("v", v), ("o", rounded(o, dtype)), ("do", d_o)):
+                case.add(tensor_name, tensor, dtype, "input", order)
+            case.add("stats", stats.float().double(), "fp32", "input")
+            if bias is not None:
+                case.add("bias", bias, "fp32", "input")
+            for tensor_name, tensor in (("dq", dq), ("dk", dk), ("dv", dv)):
+                case.add(tensor_name, rounded(tensor, dtype), dtype, "output", order)
+            case.write()
+
+
+# --------------------------------------------------------------------------------------------
 # ResNet-50 bottleneck (fp32, computed in float64)
 
 BOTTLENECK_README = """# ResNet-50 bottleneck golden case (fp32, NCHW, packed)
@@ -621,18 +730,38 @@ def main():
     parser.add_argument("--output", type=Path, default=default_output)
     parser.add_argument("--skip-bottleneck", action="store_true",
                         help="leave out the 6.7 MB ResNet-50 bottleneck case")
+    parser.add_argument("--only", nargs="+", metavar="GENERATOR",
+                        help="run only these generators (e.g. sdpa) and keep the other folders")
     arguments = parser.parse_args()
     torch.set_default_dtype(torch.float64)
     root = arguments.output
-    for child in root.glob("*"):
-        if child.is_dir():
-            shutil.rmtree(child)
-    generators = [generate_convolution, generate_batchnorm, generate_pointwise, generate_matmul,
-                  generate_reduction, generate_norms, generate_pooling]
-    if not arguments.skip_bottleneck:
-        generators.append(generate_bottleneck)
-    for seed, generate in enumerate(generators, start=1):
-        generate(root, Inputs(seed))
+    # Each generator keeps its seed (its position here) whichever are run: append new ones.
+    generators = {"convolution": generate_convolution, "batchnorm": generate_batchnorm,
+                  "pointwise": generate_pointwise, "matmul": generate_matmul,
+                  "reduction": generate_reduction, "norms": generate_norms,
+                  "pooling": generate_pooling, "bottleneck": generate_bottleneck, "sdpa": generate_sdpa}
+    seeds = {name: seed for seed, name in enumerate(generators, start=1)}
+    selected = arguments.only or [name for name in generators
+                                  if not (arguments.skip_bottleneck and name == "bottleneck")]
+    unknown = [name for name in selected if name not in generators]
+    if unknown:
+        sys.exit(f"unknown generator {unknown[0]}; the generators are {', '.join(generators)}")
+    if arguments.only:
+        # Only the op folders these generators write are replaced.
+        scratch = root / ".scratch"
+        shutil.rmtree(scratch, ignore_errors=True)
+        for name in selected:
+            generators[name](scratch, Inputs(seeds[name]))
+        for folder in scratch.iterdir():
+            shutil.rmtree(root / folder.name, ignore_errors=True)
+            shutil.move(str(folder), str(root / folder.name))
+        scratch.rmdir()
+    else:
+        for child in root.glob("*"):
+            if child.is_dir():
+                shutil.rmtree(child)
+        for name in selected:
+            generators[name](root, Inputs(seeds[name]))
     cases = len(list(root.glob("*/*/case.json")))
     size = sum(path.stat().st_size for path in root.rglob("*") if path.is_file())
     print(f"wrote {cases} cases, {size / 1e6:.2f} MB, to {root}")

@@ -405,21 +405,12 @@ TEST(GraphWrapper, RejectsATensorWithoutADataTypeWhenTheGraphHasNone) {
 
 TEST(GraphWrapper, RejectsOperationsOfTheFormatThatNoEngineRuns) {
     TestGraph graph;
-    graph.tensor(1, "q", {1, 1, 4, 8})
-        .tensor(2, "k", {1, 1, 4, 8})
-        .tensor(3, "v", {1, 1, 4, 8})
-        .tensor(4, "o", {1, 1, 4, 8});
-    graph.node("attention", fb::NodeAttributes::SdpaAttributes, [](Builder& b) {
-        fb::SdpaAttributesBuilder sdpa(b);
-        sdpa.add_q_tensor_uid(1);
-        sdpa.add_k_tensor_uid(2);
-        sdpa.add_v_tensor_uid(3);
-        sdpa.add_o_tensor_uid(4);
-        return sdpa.Finish().Union();
-    });
+    graph.tensor(1, "x", {1, 1, 4, 32}).tensor(2, "y", {1, 1, 4, 32}).tensor(3, "scale", {1, 1, 4, 1});
+    graph.node("quantize", fb::NodeAttributes::BlockScaleQuantizeAttributes,
+               [](Builder& b) { return fb::CreateBlockScaleQuantizeAttributes(b, 1, 2, 3, 32).Union(); });
     const auto bytes = graph.build();
     EXPECT_THAT([&] { GraphWrapper(bytes.data(), bytes.size()); },
-                ThrowsMessage<GraphError>(AllOf(HasSubstr("SdpaAttributes node (type 12)"),
+                ThrowsMessage<GraphError>(AllOf(HasSubstr("BlockScaleQuantizeAttributes node (type 14)"),
                                                 HasSubstr("no engine of this version runs it"))));
 }
 

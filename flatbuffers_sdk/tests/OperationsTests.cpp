@@ -80,7 +80,9 @@ TEST(OperationCatalogue, EveryUnionMemberHasOneOperation) {
     }
     EXPECT_EQ(visited.size() + ops::operationCount(ops::FormatOnlyOperations{}),
               static_cast<size_t>(fb::NodeAttributes::MAX));
-    EXPECT_TRUE(ops::isFormatOnly(fb::NodeAttributes::SdpaAttributes));
+    EXPECT_TRUE(ops::isFormatOnly(fb::NodeAttributes::CustomOpAttributes));
+    EXPECT_FALSE(ops::isFormatOnly(fb::NodeAttributes::SdpaAttributes));
+    EXPECT_FALSE(ops::isFormatOnly(fb::NodeAttributes::SdpaBackwardAttributes));
     EXPECT_FALSE(ops::isFormatOnly(fb::NodeAttributes::MatmulAttributes));
     EXPECT_FALSE(ops::visitOperation(static_cast<fb::NodeAttributes>(200), [](auto) {}));
 }

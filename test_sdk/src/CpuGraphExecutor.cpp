@@ -101,6 +101,7 @@ std::vector<SignaturePort> signaturePorts(const NodeWrapper& node) {
                             params.uids.push_back(uid);
                             break;
                         case ops::PortRole::Scalar:
+                        case ops::PortRole::Metadata:
                             break;
                     }
                 });

@@ -240,6 +240,76 @@ GraphBuilder& GraphBuilder::addRmsNormBackward(std::string name, int64_t dy, int
                    });
 }
 
+namespace {
+
+// Writes the options both attention tables share (they have the same field names).
+template <class TableBuilder>
+void addSdpaOptions(TableBuilder& table, const SdpaOptions& options) {
+    if (options.scale) {
+        table.add_attn_scale_value(*options.scale);
+    }
+    table.add_causal_mask(options.causal);
+    table.add_causal_mask_bottom_right(options.causalBottomRight);
+    if (options.bias) {
+        table.add_attn_mask_tensor_uid(*options.bias);
+    }
+    if (options.seqLenQ) {
+        table.add_seq_len_q_tensor_uid(*options.seqLenQ);
+    }
+    if (options.seqLenKv) {
+        table.add_seq_len_kv_tensor_uid(*options.seqLenKv);
+    }
+    table.add_padding_mask(options.seqLenQ.has_value() || options.seqLenKv.has_value());
+    if (options.dropoutProbability) {
+        table.add_dropout_probability(*options.dropoutProbability);
+    }
+    if (options.seed) {
+        table.add_seed_tensor_uid(*options.seed);
+    }
+    if (options.offset) {
+        table.add_offset_tensor_uid(*options.offset);
+    }
+}
+
+}  // namespace
+
+GraphBuilder& GraphBuilder::addSdpa(std::string name, int64_t q, int64_t k, int64_t v, int64_t o,
+                                    std::optional<int64_t> stats, const SdpaOptions& options) {
+    return addNode(std::move(name), fb::NodeAttributes::SdpaAttributes, [=](FlatBufferBuilder& builder) {
+        fb::SdpaAttributesBuilder table(builder);
+        table.add_q_tensor_uid(q);
+        table.add_k_tensor_uid(k);
+        table.add_v_tensor_uid(v);
+        table.add_o_tensor_uid(o);
+        if (stats) {
+            table.add_stats_tensor_uid(*stats);
+        }
+        table.add_generate_stats(stats.has_value());
+        addSdpaOptions(table, options);
+        return table.Finish().Union();
+    });
+}
+
+GraphBuilder& GraphBuilder::addSdpaBackward(std::string name, int64_t q, int64_t k, int64_t v, int64_t o,
+                                            int64_t dO, int64_t stats, int64_t dq, int64_t dk, int64_t dv,
+                                            const SdpaOptions& options) {
+    return addNode(std::move(name), fb::NodeAttributes::SdpaBackwardAttributes,
+                   [=](FlatBufferBuilder& builder) {
+                       fb::SdpaBackwardAttributesBuilder table(builder);
+                       table.add_q_tensor_uid(q);
+                       table.add_k_tensor_uid(k);
+                       table.add_v_tensor_uid(v);
+                       table.add_o_tensor_uid(o);
+                       table.add_do_tensor_uid(dO);
+                       table.add_stats_tensor_uid(stats);
+                       table.add_dq_tensor_uid(dq);
+                       table.add_dk_tensor_uid(dk);
+                       table.add_dv_tensor_uid(dv);
+                       addSdpaOptions(table, options);
+                       return table.Finish().Union();
+                   });
+}
+
 GraphBuilder& GraphBuilder::addResample(std::string name, int64_t x, int64_t y, const PoolingGeometry& g,
                                         std::optional<int64_t> index) {
     return addNode(

@@ -165,6 +165,31 @@ public:
 
     double scalar(int64_t uid) const { return scalarValue(_context.graph, uid, _context.buffers); }
 
+    // The values of an INT32 or INT64 tensor (sequence lengths, a dropout seed), read exactly.
+    std::vector<int64_t> integers(int64_t uid) const {
+        const auto& tensor = _context.graph.tensor(uid);
+        if (tensor.value_type() == fb::TensorValue::Int64Value) {
+            return {tensor.value_as_Int64Value()->value()};
+        }
+        if (tensor.value_type() == fb::TensorValue::Int32Value) {
+            return {tensor.value_as_Int32Value()->value()};
+        }
+        const DataType type = effectiveDataType(_context.graph, tensor);
+        if (type != DataType::INT32 && type != DataType::INT64) {
+            throw GraphExecutionError(tensorLabel(tensor) + " has data type " + dataTypeName(type) +
+                                      "; an integer tensor (INT32 or INT64) is needed");
+        }
+        const void* data = _context.buffers.at(uid);
+        const auto strides = stridesOf(tensor);
+        std::vector<int64_t> values;
+        forEachIndex(dimsOf(tensor), [&](const std::vector<int64_t>& index) {
+            const int64_t offset = offsetOf(index, strides);
+            values.push_back(type == DataType::INT64 ? static_cast<const int64_t*>(data)[offset]
+                                                     : static_cast<const int32_t*>(data)[offset]);
+        });
+        return values;
+    }
+
     // Writes outputs computed in a conversion buffer into the caller's tensors.
     void commitOutputs() {
         for (const auto& commit : _pendingCommits) {
@@ -499,6 +524,60 @@ void runResample(const NodeRunContext& context) {
     tensors.commitOutputs();
 }
 
+// Forward and backward read their options from fields of the same names. Without a scale the
+// scores are not scaled, as in cuDNN.
+template <class Attributes>
+ref::AttentionParams attentionParams(const Attributes& a, const NodeTensors& tensors) {
+    ref::AttentionParams params;
+    params.scale = a.scale_tensor_uid().has_value()   ? tensors.scalar(*a.scale_tensor_uid())
+                   : a.attn_scale_value().has_value() ? static_cast<double>(*a.attn_scale_value())
+                                                      : 1.0;
+    const bool bottomRight = a.diagonal_alignment() == fb::DiagonalAlignment::BOTTOM_RIGHT;
+    params.causal = a.causal_mask() && !bottomRight;
+    params.causalBottomRight = a.causal_mask_bottom_right() || (a.causal_mask() && bottomRight);
+    if (a.padding_mask()) {
+        params.seqLenQ = tensors.integers(*a.seq_len_q_tensor_uid());
+        params.seqLenKv = tensors.integers(*a.seq_len_kv_tensor_uid());
+    }
+    if (a.dropout_probability().has_value() && *a.dropout_probability() > 0.0F) {
+        params.dropoutProbability = *a.dropout_probability();
+        params.dropoutSeed = static_cast<uint64_t>(tensors.integers(*a.seed_tensor_uid()).front());
+        params.dropoutOffset = static_cast<uint64_t>(tensors.integers(*a.offset_tensor_uid()).front());
+    }
+    return params;
+}
+
+void runSdpa(const NodeRunContext& context) {
+    const auto& a = *context.node.attributesAs<fb::SdpaAttributes>();
+    NodeTensors tensors(context);
+    const auto params = attentionParams(a, tensors);
+    withElementType(tensors.typeOf(a.q_tensor_uid()), [&](auto elementTag) {
+        using T = typename decltype(elementTag)::type;
+        ref::sdpaForward<T>(params, tensors.input<T>(a.q_tensor_uid()), tensors.input<T>(a.k_tensor_uid()),
+                            tensors.input<T>(a.v_tensor_uid()),
+                            tensors.optionalInput<float>(toOptional(a.attn_mask_tensor_uid())),
+                            tensors.output<T>(a.o_tensor_uid()),
+                            tensors.optionalOutput<float>(toOptional(a.stats_tensor_uid())));
+    });
+    tensors.commitOutputs();
+}
+
+void runSdpaBackward(const NodeRunContext& context) {
+    const auto& a = *context.node.attributesAs<fb::SdpaBackwardAttributes>();
+    NodeTensors tensors(context);
+    const auto params = attentionParams(a, tensors);
+    withElementType(tensors.typeOf(a.q_tensor_uid()), [&](auto elementTag) {
+        using T = typename decltype(elementTag)::type;
+        ref::sdpaBackward<T>(params, tensors.input<T>(a.q_tensor_uid()), tensors.input<T>(a.k_tensor_uid()),
+                             tensors.input<T>(a.v_tensor_uid()), tensors.input<T>(a.o_tensor_uid()),
+                             tensors.input<T>(a.do_tensor_uid()), tensors.input<float>(a.stats_tensor_uid()),
+                             tensors.optionalInput<float>(toOptional(a.attn_mask_tensor_uid())),
+                             tensors.output<T>(a.dq_tensor_uid()), tensors.output<T>(a.dk_tensor_uid()),
+                             tensors.output<T>(a.dv_tensor_uid()));
+    });
+    tensors.commitOutputs();
+}
+
 constexpr std::initializer_list<DataType> floatTypes = {DataType::FLOAT, DataType::HALF, DataType::BFLOAT16};
 constexpr std::initializer_list<DataType> indexTypes = {DataType::INT8, DataType::INT32, DataType::INT64};
 
@@ -553,6 +632,30 @@ void registerBuiltinImplementations(NodeRegistry& registry) {
     registerFloatPorts(registry, NodeAttributes::ResampleFwdAttributes, 2, runResample);
     registerCombinations(registry, NodeAttributes::ResampleFwdAttributes,
                          {floatTypes, floatTypes, indexTypes}, runResample);
+    // Attention's operands share one element type; the bias has any, the stats are FLOAT. The
+    // signature lists the operands (forward q, k, v, o; backward q, k, v, o, do, dq, dk, dv), then
+    // the bias, then the stats.
+    for (const DataType type : floatTypes) {
+        const std::vector<DataType> same{type};
+        const std::vector<DataType> statistics{DataType::FLOAT};
+        const std::vector<std::vector<DataType>> forward(4, same);
+        const std::vector<std::vector<DataType>> backward(8, same);
+        registerCombinations(registry, NodeAttributes::SdpaAttributes, forward, runSdpa);
+        auto withBias = forward;
+        withBias.push_back(floatTypes);
+        registerCombinations(registry, NodeAttributes::SdpaAttributes, withBias, runSdpa);
+        withBias.push_back(statistics);
+        registerCombinations(registry, NodeAttributes::SdpaAttributes, withBias, runSdpa);
+        auto backwardWithStats = backward;
+        backwardWithStats.push_back(statistics);
+        registerCombinations(registry, NodeAttributes::SdpaBackwardAttributes, backwardWithStats,
+                             runSdpaBackward);
+        auto backwardWithBias = backward;
+        backwardWithBias.push_back(floatTypes);
+        backwardWithBias.push_back(statistics);
+        registerCombinations(registry, NodeAttributes::SdpaBackwardAttributes, backwardWithBias,
+                             runSdpaBackward);
+    }
 }
 
 }  // namespace hipdnn_test_sdk::detail

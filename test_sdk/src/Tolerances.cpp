@@ -52,6 +52,11 @@ ToleranceRow rowFor(ToleranceOp op) {
             return {same(1e-4), same(1e-3), same(1e-2)};
         case ToleranceOp::RmsNorm:
             return {same(4e-3), same(4e-3), same(8e-3)};
+        // Engines round the attention weights to the data type before the weighted sum.
+        case ToleranceOp::Sdpa:
+            return {same(2e-5), same(5e-3), same(3e-2)};
+        case ToleranceOp::SdpaBackward:
+            return {same(1e-4), same(2e-2), same(6e-2)};
     }
     throw std::invalid_argument("unknown ToleranceOp " + std::to_string(static_cast<int>(op)));
 }
@@ -86,6 +91,10 @@ std::string_view toleranceOpName(ToleranceOp op) {
             return "RmsNorm";
         case ToleranceOp::Resample:
             return "Resample";
+        case ToleranceOp::Sdpa:
+            return "Sdpa";
+        case ToleranceOp::SdpaBackward:
+            return "SdpaBackward";
     }
     return "unknown";
 }
@@ -147,6 +156,19 @@ Tolerance reductionTolerance(ToleranceOp op, DataType outputType, DataType compu
     const double sumAbsTerms = static_cast<double>(termCount) * maxAbsTerm;
     tolerance.absolute =
         std::max(tolerance.absolute, accumulationBound(termCount, sumAbsTerms, computeType, outputType));
+    return tolerance;
+}
+
+Tolerance attentionTolerance(ToleranceOp op, DataType outputType, int64_t reductionLength) {
+    if (op != ToleranceOp::Sdpa && op != ToleranceOp::SdpaBackward) {
+        throw std::invalid_argument("attentionTolerance is for Sdpa and SdpaBackward, not " +
+                                    std::string(toleranceOpName(op)));
+    }
+    constexpr double kTableLength = 128.0;
+    Tolerance tolerance = fixedTolerance(op, outputType);
+    const double widening = std::sqrt(std::max(1.0, static_cast<double>(reductionLength) / kTableLength));
+    tolerance.absolute *= widening;
+    tolerance.relative *= widening;
     return tolerance;
 }
 

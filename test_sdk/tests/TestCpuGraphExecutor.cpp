@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 
 namespace {
@@ -262,6 +263,126 @@ TEST_F(TestCpuGraphExecutor, DeclinesUnsupportedTypesComputeTypesAndModes) {
                   std::string::npos)
             << error.what();
     }
+}
+
+// Half operands, a float bias broadcast over the batch, INT32 lengths in buffers and INT64 dropout
+// seed and offset passed by value reach the reference as the node says.
+TEST_F(TestCpuGraphExecutor, AttentionReadsItsOptionsFromTheNode) {
+    HIPDNN_SCOPED_SEED_TRACE();
+    const std::vector<int64_t> qDims{2, 4, 3, 8}, kvDims{2, 2, 5, 8}, statsDims{2, 4, 3, 1},
+        biasDims{1, 4, 3, 5};
+    SdpaOptions options;
+    options.scale = 0.25F;
+    options.causalBottomRight = true;
+    options.bias = 5;
+    options.seqLenQ = 7;
+    options.seqLenKv = 8;
+    options.dropoutProbability = 0.2F;
+    options.seed = 9;
+    options.offset = 10;
+    const auto bytes = GraphBuilder("attention")
+                           .addTensor(1, "q", DataType::HALF, qDims)
+                           .addTensor(2, "k", DataType::HALF, kvDims)
+                           .addTensor(3, "v", DataType::HALF, kvDims)
+                           .addTensor(4, "o", DataType::HALF, qDims)
+                           .addTensor(5, "bias", DataType::FLOAT, biasDims)
+                           .addTensor(6, "stats", DataType::FLOAT, statsDims)
+                           .addTensor(7, "seq_q", DataType::INT32, {2, 1, 1, 1})
+                           .addTensor(8, "seq_kv", DataType::INT32, {2, 1, 1, 1})
+                           .addScalar(9, "seed", DataType::INT64, 4242)
+                           .addScalar(10, "offset", DataType::INT64, 3)
+                           .addSdpa("sdpa", 1, 2, 3, 4, 6, options)
+                           .build();
+    const auto graph = wrap(bytes);
+    std::string reason;
+    ASSERT_TRUE(executor.canExecute(graph, reason)) << reason;
+
+    const auto toHalf = [](const std::vector<float>& values) {
+        std::vector<half> converted;
+        for (const float value : values) {
+            converted.push_back(half(value));
+        }
+        return converted;
+    };
+    auto q = toHalf(randomValues(2 * 4 * 3 * 8, 11));
+    auto k = toHalf(randomValues(2 * 2 * 5 * 8, 12));
+    auto v = toHalf(randomValues(2 * 2 * 5 * 8, 13));
+    auto bias = randomValues(4 * 3 * 5, 14);
+    std::vector<int32_t> seqQ{3, 2}, seqKv{5, 4};
+    std::vector<half> o(q.size());
+    std::vector<float> stats(2 * 4 * 3);
+    executor.execute(graph, {{1, q.data()},
+                             {2, k.data()},
+                             {3, v.data()},
+                             {4, o.data()},
+                             {5, bias.data()},
+                             {6, stats.data()},
+                             {7, seqQ.data()},
+                             {8, seqKv.data()}});
+
+    ref::AttentionParams params;
+    params.scale = 0.25;
+    params.causalBottomRight = true;
+    params.seqLenQ = std::vector<int64_t>{3, 2};
+    params.seqLenKv = std::vector<int64_t>{5, 4};
+    params.dropoutProbability = 0.2F;
+    params.dropoutSeed = 4242;
+    params.dropoutOffset = 3;
+    std::vector<half> expectedO(o.size());
+    std::vector<float> expectedStats(stats.size());
+    ref::sdpaForward<half>(
+        params, {q.data(), qDims, ref::packedStrides(qDims)}, {k.data(), kvDims, ref::packedStrides(kvDims)},
+        {v.data(), kvDims, ref::packedStrides(kvDims)},
+        ref::TensorView<const float>{bias.data(), biasDims, ref::packedStrides(biasDims)},
+        {expectedO.data(), qDims, ref::packedStrides(qDims)},
+        ref::TensorView<float>{expectedStats.data(), statsDims, ref::packedStrides(statsDims)});
+    for (size_t n = 0; n < o.size(); ++n) {
+        EXPECT_EQ(static_cast<float>(o[n]), static_cast<float>(expectedO[n])) << n;
+    }
+    EXPECT_EQ(stats, expectedStats);
+}
+
+TEST_F(TestCpuGraphExecutor, AttentionWithoutAScaleDoesNotScale) {
+    HIPDNN_SCOPED_SEED_TRACE();
+    const std::vector<int64_t> dims{1, 2, 4, 8};
+    const auto bytes = GraphBuilder("attention")
+                           .addTensor(1, "q", DataType::FLOAT, dims)
+                           .addTensor(2, "k", DataType::FLOAT, dims)
+                           .addTensor(3, "v", DataType::FLOAT, dims)
+                           .addTensor(4, "o", DataType::FLOAT, dims)
+                           .addSdpa("sdpa", 1, 2, 3, 4)
+                           .build();
+    auto q = randomValues(64, 21);
+    auto k = randomValues(64, 22);
+    auto v = randomValues(64, 23);
+    std::vector<float> o(64);
+    executor.execute(wrap(bytes), {{1, q.data()}, {2, k.data()}, {3, v.data()}, {4, o.data()}});
+    const auto view = [&](std::vector<float>& data) {
+        return ref::TensorView<float>{data.data(), dims, ref::packedStrides(dims)};
+    };
+    std::vector<float> unscaled(64), scaled(64);
+    ref::AttentionParams params;
+    ref::sdpaForward<float>(params, view(q), view(k), view(v), std::nullopt, view(unscaled), std::nullopt);
+    params.scale = 1.0 / std::sqrt(8.0);
+    ref::sdpaForward<float>(params, view(q), view(k), view(v), std::nullopt, view(scaled), std::nullopt);
+    EXPECT_EQ(o, unscaled);
+    EXPECT_NE(o, scaled);
+}
+
+TEST_F(TestCpuGraphExecutor, AttentionOperandsOfMixedTypesAreDeclined) {
+    const std::vector<int64_t> dims{1, 2, 4, 8};
+    const auto bytes = GraphBuilder("attention")
+                           .addTensor(1, "q", DataType::HALF, dims)
+                           .addTensor(2, "k", DataType::FLOAT, dims)
+                           .addTensor(3, "v", DataType::HALF, dims)
+                           .addTensor(4, "o", DataType::HALF, dims)
+                           .addSdpa("sdpa", 1, 2, 3, 4)
+                           .build();
+    std::string reason;
+    EXPECT_FALSE(executor.canExecute(wrap(bytes), reason));
+    EXPECT_NE(reason.find("unsupported data type combination SdpaAttributes(q=HALF, k=FLOAT"),
+              std::string::npos)
+        << reason;
 }
 
 TEST_F(TestCpuGraphExecutor, MissingBufferIsNamed) {

@@ -5,6 +5,7 @@
 #include <hipdnn_test_sdk/Tolerances.hpp>
 #include <hipdnn_test_sdk/references/References.hpp>
 
+#include <limits>
 #include <random>
 
 #include "FrontendTestUtils.hpp"
@@ -190,3 +191,126 @@ TEST(FrontendCpuReferenceOps, BatchedMatmulWithBroadcast) {
     refs::matmul<float, float>(ab.cview(), bb.cview(), expected.view());
     expectClose(expected, cb, hipdnn_test_sdk::ToleranceOp::Matmul);
 }
+
+namespace {
+
+// (B, S, H, D) in memory for the (B, H, S, D) dims.
+std::vector<int64_t> bshdStrides(const std::vector<int64_t>& dims) {
+    return {dims[1] * dims[2] * dims[3], dims[3], dims[1] * dims[3], 1};
+}
+
+class FrontendCpuReferenceAttention : public FrontendCpuReference {};
+
+}  // namespace
+
+// Attention forward and backward, grouped-query, causal, with a broadcast bias and padding, in
+// BHSD and BSHD, executed by the CPU reference engine through the backend and compared with a
+// direct call of the reference.
+TEST_P(FrontendCpuReferenceAttention, ForwardAndBackward) {
+    const bool bshd = GetParam();
+    const auto strides = [&](const std::vector<int64_t>& dims) {
+        return bshd ? bshdStrides(dims) : nchwStrides(dims);
+    };
+    const auto operand = [&](Graph& graph, const std::string& name, const std::vector<int64_t>& dims) {
+        return graph.tensor(TensorAttributes().set_name(name).set_dim(dims).set_stride(strides(dims)));
+    };
+    const auto lengths = [](Graph& graph, const std::string& name) {
+        return graph.tensor(TensorAttributes()
+                                .set_name(name)
+                                .set_dim({2, 1, 1, 1})
+                                .set_stride({1, 1, 1, 1})
+                                .set_data_type(fe::DataType::INT32));
+    };
+    std::vector<int32_t> seqLenQ{5, 3};
+    std::vector<int32_t> seqLenKv{7, 4};
+    refs::AttentionParams params;
+    params.scale = 0.375;
+    params.causalBottomRight = true;
+    params.seqLenQ = std::vector<int64_t>(seqLenQ.begin(), seqLenQ.end());
+    params.seqLenKv = std::vector<int64_t>(seqLenKv.begin(), seqLenKv.end());
+
+    Graph forward = floatGraph("sdpa");
+    auto q = operand(forward, "q", {2, 4, 5, 8});
+    auto k = operand(forward, "k", {2, 2, 7, 8});
+    auto v = operand(forward, "v", {2, 2, 7, 6});
+    auto bias = input(forward, "bias", {1, 4, 5, 7});
+    auto seqQ = lengths(forward, "seq_q");
+    auto seqKv = lengths(forward, "seq_kv");
+    auto [o, stats] = forward.sdpa(q, k, v,
+                                   fe::graph::SdpaAttributes()
+                                       .set_generate_stats(true)
+                                       .set_attn_scale(0.375F)
+                                       .set_causal_mask_bottom_right(true)
+                                       .set_bias(bias)
+                                       .set_padding_mask(true)
+                                       .set_seq_len_q(seqQ)
+                                       .set_seq_len_kv(seqKv));
+    o->set_output(true);
+    stats->set_output(true);
+    ASSERT_FE_OK(forward.build(handle));
+
+    Buffer qb(q), kb(k), vb(v), biasb(bias), ob(o), statsb(stats);
+    qb.fillRandom(11);
+    kb.fillRandom(12);
+    vb.fillRandom(13);
+    biasb.fillRandom(14);
+    std::unordered_map<TensorPtr, void*> pack{{q, qb.values.data()},  {k, kb.values.data()},
+                                              {v, vb.values.data()},  {bias, biasb.values.data()},
+                                              {seqQ, seqLenQ.data()}, {seqKv, seqLenKv.data()},
+                                              {o, ob.values.data()},  {stats, statsb.values.data()}};
+    std::vector<uint8_t> workspace(static_cast<size_t>(forward.get_workspace_size()));
+    ASSERT_FE_OK(forward.execute(handle, pack, workspace.empty() ? nullptr : workspace.data()));
+
+    Buffer expectedO(o), expectedStats(stats);
+    refs::sdpaForward<float>(params, qb.cview(), kb.cview(), vb.cview(), biasb.cview(), expectedO.view(),
+                             expectedStats.view());
+    expectClose(expectedO, ob, hipdnn_test_sdk::ToleranceOp::Sdpa);
+    // Padded rows have +inf statistics on both sides.
+    EXPECT_EQ(expectedStats.values, statsb.values);
+    EXPECT_EQ(statsb.values[static_cast<size_t>(3 * stats->get_stride()[2] + stats->get_stride()[0])],
+              std::numeric_limits<float>::infinity());
+
+    Graph backward = floatGraph("sdpa_backward");
+    auto bq = operand(backward, "q", {2, 4, 5, 8});
+    auto bk = operand(backward, "k", {2, 2, 7, 8});
+    auto bv = operand(backward, "v", {2, 2, 7, 6});
+    auto bo = operand(backward, "o", {2, 4, 5, 6});
+    auto bdo = operand(backward, "do", {2, 4, 5, 6});
+    auto bstats = input(backward, "stats", {2, 4, 5, 1});
+    auto bbias = input(backward, "bias", {1, 4, 5, 7});
+    auto bseqQ = lengths(backward, "seq_q");
+    auto bseqKv = lengths(backward, "seq_kv");
+    auto [dq, dk, dv] = backward.sdpa_backward(bq, bk, bv, bo, bdo, bstats,
+                                               fe::graph::SdpaBackwardAttributes()
+                                                   .set_attn_scale(0.375F)
+                                                   .set_causal_mask_bottom_right(true)
+                                                   .set_bias(bbias)
+                                                   .set_padding_mask(true)
+                                                   .set_seq_len_q(bseqQ)
+                                                   .set_seq_len_kv(bseqKv));
+    for (const auto& gradient : {dq, dk, dv}) {
+        gradient->set_output(true);
+    }
+    ASSERT_FE_OK(backward.build(handle));
+    Buffer dOb(bdo), dqb(dq), dkb(dk), dvb(dv);
+    dOb.fillRandom(15);
+    std::unordered_map<TensorPtr, void*> backwardPack{
+        {bq, qb.values.data()},       {bk, kb.values.data()},   {bv, vb.values.data()},
+        {bo, ob.values.data()},       {bdo, dOb.values.data()}, {bstats, statsb.values.data()},
+        {bbias, biasb.values.data()}, {bseqQ, seqLenQ.data()},  {bseqKv, seqLenKv.data()},
+        {dq, dqb.values.data()},      {dk, dkb.values.data()},  {dv, dvb.values.data()}};
+    std::vector<uint8_t> backwardWorkspace(static_cast<size_t>(backward.get_workspace_size()));
+    ASSERT_FE_OK(backward.execute(handle, backwardPack,
+                                  backwardWorkspace.empty() ? nullptr : backwardWorkspace.data()));
+
+    Buffer expectedDq(dq), expectedDk(dk), expectedDv(dv);
+    refs::sdpaBackward<float>(params, qb.cview(), kb.cview(), vb.cview(), ob.cview(), dOb.cview(),
+                              statsb.cview(), biasb.cview(), expectedDq.view(), expectedDk.view(),
+                              expectedDv.view());
+    expectClose(expectedDq, dqb, hipdnn_test_sdk::ToleranceOp::SdpaBackward);
+    expectClose(expectedDk, dkb, hipdnn_test_sdk::ToleranceOp::SdpaBackward);
+    expectClose(expectedDv, dvb, hipdnn_test_sdk::ToleranceOp::SdpaBackward);
+}
+
+INSTANTIATE_TEST_SUITE_P(Smoke, FrontendCpuReferenceAttention, ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "BSHD" : "BHSD"; });

@@ -16,6 +16,7 @@
 
 #include <hipdnn_data_sdk/utilities/ShapeUtilities.hpp>
 
+#include <algorithm>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -503,6 +504,289 @@ struct OperationTraits<fb::ResampleFwdAttributes> {
     }
 };
 
+namespace detail {
+
+// Q (B, Hq, Sq, D), K (B, Hk, Skv, D), V (B, Hk, Skv, Dv), O (B, Hq, Sq, Dv): the dims of attention's
+// operands, whatever their layout (BHSD or BSHD is a matter of strides).
+struct AttentionDims {
+    int64_t batch, queryHeads, kvHeads, seqQ, seqKv, headDim, valueDim;
+
+    std::vector<int64_t> scores() const { return {batch, queryHeads, seqQ, seqKv}; }
+    std::vector<int64_t> statistics() const { return {batch, queryHeads, seqQ, 1}; }
+};
+
+template <class Attributes>
+void requireRank4(const Contract<Attributes>& c, UidPort port) {
+    if (c.rank(port.second) != 4) {
+        c.failTensor(port.first, port.second,
+                     "has rank " + std::to_string(c.rank(port.second)) + " (dims " +
+                         c.formatDims(c.dims(port.second)) + "); attention tensors are (B, H, S, D)");
+    }
+}
+
+template <class Attributes>
+AttentionDims checkAttentionOperands(const Contract<Attributes>& c, UidPort q, UidPort k, UidPort v,
+                                     UidPort o) {
+    for (const UidPort& port : {q, k, v, o}) {
+        requireRank4(c, port);
+    }
+    const auto qDims = c.dims(q.second);
+    const auto kDims = c.dims(k.second);
+    const auto vDims = c.dims(v.second);
+    const AttentionDims dims{qDims[0], qDims[1], kDims[1], qDims[2], kDims[2], qDims[3], vDims[3]};
+    if (kDims[0] != dims.batch || kDims[3] != dims.headDim) {
+        c.fail(k.first, k.second,
+               "has dims " + c.formatDims(kDims) + " but its batch (dim 0) and head dim (dim 3) must be " +
+                   q.first + "'s " + std::to_string(dims.batch) + " and " + std::to_string(dims.headDim));
+    }
+    if (dims.queryHeads % dims.kvHeads != 0) {
+        c.fail(k.first, k.second,
+               "has " + std::to_string(dims.kvHeads) + " heads, which do not divide " + q.first + "'s " +
+                   std::to_string(dims.queryHeads) + " (grouped-query attention needs Hq % Hk == 0)");
+    }
+    if (vDims[0] != dims.batch || vDims[1] != dims.kvHeads || vDims[2] != dims.seqKv) {
+        c.fail(v.first, v.second,
+               "has dims " + c.formatDims(vDims) + " but (B, H, S) must be " + k.first + "'s (" +
+                   std::to_string(dims.batch) + ", " + std::to_string(dims.kvHeads) + ", " +
+                   std::to_string(dims.seqKv) + ")");
+    }
+    const std::vector<int64_t> expectedO{dims.batch, dims.queryHeads, dims.seqQ, dims.valueDim};
+    if (c.dims(o.second) != expectedO) {
+        c.fail(o.first, o.second,
+               "has dims " + c.formatDims(c.dims(o.second)) + " but (B, Hq, Sq, Dv) from " + q.first +
+                   " and " + v.first + " is " + c.formatDims(expectedO));
+    }
+    return dims;
+}
+
+template <class Attributes>
+void requireDataType(const Contract<Attributes>& c, std::string_view port, OptionalUid present,
+                     std::initializer_list<fb::DataType> allowed, std::string_view what) {
+    if (!present.has_value()) {
+        return;
+    }
+    const fb::DataType type = c.tensor(*present).data_type();
+    if (std::find(allowed.begin(), allowed.end(), type) == allowed.end()) {
+        c.failTensor(
+            port, *present,
+            "has data type " + std::string(fb::EnumNameDataType(type)) + "; it must be " + std::string(what));
+    }
+}
+
+template <class Attributes>
+void requireDims(const Contract<Attributes>& c, std::string_view port, OptionalUid present,
+                 const std::vector<int64_t>& expected, std::string_view what) {
+    if (present.has_value() && c.dims(*present) != expected) {
+        c.fail(port, *present,
+               "has dims " + c.formatDims(c.dims(*present)) + "; expected " + c.formatDims(expected) + " (" +
+                   std::string(what) + ")");
+    }
+}
+
+// A single-element integer tensor (the dropout seed and offset).
+template <class Attributes>
+void requireIntegerScalar(const Contract<Attributes>& c, std::string_view port, OptionalUid present) {
+    if (!present.has_value()) {
+        return;
+    }
+    if (c.dims(*present) != std::vector<int64_t>(c.rank(*present), 1)) {
+        c.fail(port, *present,
+               "has dims " + c.formatDims(c.dims(*present)) + "; it must hold exactly one element");
+    }
+    requireDataType(c, port, present, {fb::DataType::INT32, fb::DataType::INT64}, "INT32 or INT64");
+}
+
+// A field of the format that this version does not implement.
+struct UnsupportedField {
+    std::string_view field;
+    bool present;
+    std::string_view feature;
+};
+
+template <class Attributes>
+void refuseUnsupported(const Contract<Attributes>& c, std::initializer_list<UnsupportedField> fields) {
+    for (const auto& field : fields) {
+        c.require(!field.present, std::string(field.field) + " is set, but " + std::string(field.feature) +
+                                      " is not supported");
+    }
+}
+
+// What the forward and backward tables share: masks, scale, padding and dropout.
+template <class Attributes>
+void checkAttentionOptions(const Contract<Attributes>& c, const AttentionDims& dims) {
+    const auto& a = c.attributes;
+    refuseUnsupported(
+        c, {{"alibi_mask", a.alibi_mask(), "the ALiBi mask"},
+            {"left_bound", a.left_bound().has_value(), "a sliding-window mask"},
+            {"right_bound", a.right_bound().has_value(), "a sliding-window mask"},
+            {"dropout_mask", a.dropout_mask_tensor_uid().has_value(), "a caller-given dropout mask"},
+            {"dropout_scale", a.dropout_scale_tensor_uid().has_value(), "a caller-given dropout scale"}});
+    c.knownValue("diagonal_alignment", a.diagonal_alignment());
+    c.require(!(a.causal_mask() && a.causal_mask_bottom_right()),
+              "causal_mask and causal_mask_bottom_right are both set; set one (causal_mask with "
+              "diagonal_alignment BOTTOM_RIGHT is the same as causal_mask_bottom_right)");
+
+    if (a.attn_mask_tensor_uid().has_value()) {
+        const int64_t mask = *a.attn_mask_tensor_uid();
+        requireRank4(c, {"attn_mask", mask});
+        c.broadcastsTo("attn_mask", mask, dims.scores());
+    }
+
+    c.require(!(a.scale_tensor_uid().has_value() && a.attn_scale_value().has_value()),
+              "scale is given both as a tensor and as attn_scale_value; give one");
+    c.scalar("scale", a.scale_tensor_uid());
+    c.number("attn_scale_value", a.attn_scale_value(), true);
+
+    const bool hasSeqLenQ = a.seq_len_q_tensor_uid().has_value();
+    const bool hasSeqLenKv = a.seq_len_kv_tensor_uid().has_value();
+    c.require(a.padding_mask() == hasSeqLenQ && a.padding_mask() == hasSeqLenKv,
+              std::string("padding_mask is ") + (a.padding_mask() ? "set" : "not set") + " with seq_len_q " +
+                  (hasSeqLenQ ? "given" : "absent") + " and seq_len_kv " +
+                  (hasSeqLenKv ? "given" : "absent") +
+                  "; the padding mask needs both sequence-length tensors, and they need the mask");
+    const std::vector<int64_t> perBatch{dims.batch, 1, 1, 1};
+    for (const auto& [port, uid] : {std::pair{"seq_len_q", a.seq_len_q_tensor_uid()},
+                                    std::pair{"seq_len_kv", a.seq_len_kv_tensor_uid()}}) {
+        requireDims(c, port, uid, perBatch, "one length per batch");
+        requireDataType(c, port, uid, {fb::DataType::INT32, fb::DataType::INT64}, "INT32 or INT64");
+    }
+
+    if (a.dropout_probability().has_value()) {
+        const float probability = *a.dropout_probability();
+        if (!(probability >= 0.0F && probability < 1.0F)) {
+            c.fail("dropout_probability " + c.formatNumber(probability) + " is outside [0, 1)");
+        }
+    }
+    const bool dropout = a.dropout_probability().has_value() && *a.dropout_probability() > 0.0F;
+    const bool hasSeed = a.seed_tensor_uid().has_value();
+    const bool hasOffset = a.offset_tensor_uid().has_value();
+    c.require(
+        dropout == hasSeed && dropout == hasOffset,
+        std::string("dropout_probability ") +
+            (a.dropout_probability().has_value() ? c.formatNumber(*a.dropout_probability()) : "absent") +
+            " with seed " + (hasSeed ? "given" : "absent") + " and offset " +
+            (hasOffset ? "given" : "absent") +
+            "; dropout needs both the seed and the offset tensors, and they need a probability above 0");
+    requireIntegerScalar(c, "seed", a.seed_tensor_uid());
+    requireIntegerScalar(c, "offset", a.offset_tensor_uid());
+}
+
+}  // namespace detail
+
+// Scores are scale * Q K^T + attn_mask, the scale from the scale tensor or attn_scale_value, and 1
+// (no scaling) without either, as in cuDNN.
+template <>
+struct OperationTraits<fb::SdpaAttributes> {
+    using A = fb::SdpaAttributes;
+    static constexpr std::string_view name = "scaled dot-product attention";
+    static constexpr auto ports =
+        std::tuple{input("q", &A::q_tensor_uid),
+                   input("k", &A::k_tensor_uid),
+                   input("v", &A::v_tensor_uid),
+                   output("o", &A::o_tensor_uid),
+                   input("attn_mask", &A::attn_mask_tensor_uid),
+                   input("scale", &A::scale_tensor_uid, PortRole::Scalar),
+                   input("seq_len_q", &A::seq_len_q_tensor_uid, PortRole::Metadata),
+                   input("seq_len_kv", &A::seq_len_kv_tensor_uid, PortRole::Metadata),
+                   input("seed", &A::seed_tensor_uid, PortRole::Metadata),
+                   input("offset", &A::offset_tensor_uid, PortRole::Metadata),
+                   input("dropout_mask", &A::dropout_mask_tensor_uid),
+                   input("dropout_scale", &A::dropout_scale_tensor_uid, PortRole::Scalar),
+                   input("page_table_k", &A::page_table_k_tensor_uid, PortRole::Metadata),
+                   input("page_table_v", &A::page_table_v_tensor_uid, PortRole::Metadata),
+                   input("block_mask", &A::block_mask_tensor_uid, PortRole::Metadata),
+                   input("sink_token", &A::sink_token_tensor_uid, PortRole::Parameter),
+                   input("descale_q", &A::descale_q_tensor_uid, PortRole::Scalar),
+                   input("descale_k", &A::descale_k_tensor_uid, PortRole::Scalar),
+                   input("descale_v", &A::descale_v_tensor_uid, PortRole::Scalar),
+                   input("descale_s", &A::descale_s_tensor_uid, PortRole::Scalar),
+                   input("scale_s", &A::scale_s_tensor_uid, PortRole::Scalar),
+                   input("scale_o", &A::scale_o_tensor_uid, PortRole::Scalar),
+                   output("stats", &A::stats_tensor_uid, PortRole::Statistic),
+                   output("max", &A::max_tensor_uid, PortRole::Statistic),
+                   output("sum_exp", &A::sum_exp_tensor_uid, PortRole::Statistic),
+                   output("rng_dump", &A::rng_dump_tensor_uid, PortRole::Metadata),
+                   output("amax_s", &A::amax_s_tensor_uid, PortRole::Scalar),
+                   output("amax_o", &A::amax_o_tensor_uid, PortRole::Scalar)};
+
+    static void check(const Contract<A>& c) {
+        const auto& a = c.attributes;
+        detail::refuseUnsupported(
+            c, {{"page_table_k", a.page_table_k_tensor_uid().has_value(), "paged attention"},
+                {"page_table_v", a.page_table_v_tensor_uid().has_value(), "paged attention"},
+                {"max_seq_len_kv", a.max_seq_len_kv().has_value(), "paged attention"},
+                {"block_mask", a.block_mask_tensor_uid().has_value(), "a block mask"},
+                {"sink_token", a.sink_token_tensor_uid().has_value(), "a sink token"},
+                {"descale_q", a.descale_q_tensor_uid().has_value(), "fp8 attention"},
+                {"descale_k", a.descale_k_tensor_uid().has_value(), "fp8 attention"},
+                {"descale_v", a.descale_v_tensor_uid().has_value(), "fp8 attention"},
+                {"descale_s", a.descale_s_tensor_uid().has_value(), "fp8 attention"},
+                {"scale_s", a.scale_s_tensor_uid().has_value(), "fp8 attention"},
+                {"scale_o", a.scale_o_tensor_uid().has_value(), "fp8 attention"},
+                {"amax_s", a.amax_s_tensor_uid().has_value(), "fp8 attention"},
+                {"amax_o", a.amax_o_tensor_uid().has_value(), "fp8 attention"},
+                {"max", a.max_tensor_uid().has_value(), "a row-maximum output"},
+                {"sum_exp", a.sum_exp_tensor_uid().has_value(), "a row-sum output"},
+                {"rng_dump", a.rng_dump_tensor_uid().has_value(), "dumping the dropout random numbers"},
+                {"mma_core_mode", a.mma_core_mode() != fb::DataType::UNSET, "choosing the MMA core type"},
+                {"implementation", a.implementation() != fb::AttentionImplementation::AUTO,
+                 "an implementation other than AUTO"}});
+        const auto dims = detail::checkAttentionOperands(c, {"q", a.q_tensor_uid()}, {"k", a.k_tensor_uid()},
+                                                         {"v", a.v_tensor_uid()}, {"o", a.o_tensor_uid()});
+        detail::checkAttentionOptions(c, dims);
+        const bool hasStats = a.stats_tensor_uid().has_value();
+        c.require(!a.generate_stats().has_value() || *a.generate_stats() == hasStats,
+                  std::string("generate_stats is ") +
+                      (hasStats ? "false but a stats tensor is given" : "true but no stats tensor is given"));
+        detail::requireDims(c, "stats", a.stats_tensor_uid(), dims.statistics(),
+                            "(B, Hq, Sq, 1): one log-sum-exp per query row");
+        detail::requireDataType(c, "stats", a.stats_tensor_uid(), {fb::DataType::FLOAT}, "FLOAT");
+    }
+};
+
+template <>
+struct OperationTraits<fb::SdpaBackwardAttributes> {
+    using A = fb::SdpaBackwardAttributes;
+    static constexpr std::string_view name = "scaled dot-product attention backward";
+    static constexpr auto ports =
+        std::tuple{input("q", &A::q_tensor_uid),
+                   input("k", &A::k_tensor_uid),
+                   input("v", &A::v_tensor_uid),
+                   input("o", &A::o_tensor_uid),
+                   input("do", &A::do_tensor_uid),
+                   input("stats", &A::stats_tensor_uid, PortRole::Statistic),
+                   output("dq", &A::dq_tensor_uid),
+                   output("dk", &A::dk_tensor_uid),
+                   output("dv", &A::dv_tensor_uid),
+                   input("scale", &A::scale_tensor_uid, PortRole::Scalar),
+                   input("attn_mask", &A::attn_mask_tensor_uid),
+                   input("seq_len_q", &A::seq_len_q_tensor_uid, PortRole::Metadata),
+                   input("seq_len_kv", &A::seq_len_kv_tensor_uid, PortRole::Metadata),
+                   input("seed", &A::seed_tensor_uid, PortRole::Metadata),
+                   input("offset", &A::offset_tensor_uid, PortRole::Metadata),
+                   input("dropout_mask", &A::dropout_mask_tensor_uid),
+                   input("dropout_scale", &A::dropout_scale_tensor_uid, PortRole::Scalar),
+                   input("dropout_scale_inv", &A::dropout_scale_inv_tensor_uid, PortRole::Scalar),
+                   output("dbias", &A::dbias_tensor_uid)};
+
+    static void check(const Contract<A>& c) {
+        const auto& a = c.attributes;
+        detail::refuseUnsupported(c, {{"dropout_scale_inv", a.dropout_scale_inv_tensor_uid().has_value(),
+                                       "a caller-given dropout scale"},
+                                      {"dbias", a.dbias_tensor_uid().has_value(), "the bias gradient"}});
+        const auto dims = detail::checkAttentionOperands(c, {"q", a.q_tensor_uid()}, {"k", a.k_tensor_uid()},
+                                                         {"v", a.v_tensor_uid()}, {"o", a.o_tensor_uid()});
+        detail::checkAttentionOptions(c, dims);
+        c.sameDims("do", a.do_tensor_uid(), "o", a.o_tensor_uid());
+        c.sameDims("dq", a.dq_tensor_uid(), "q", a.q_tensor_uid());
+        c.sameDims("dk", a.dk_tensor_uid(), "k", a.k_tensor_uid());
+        c.sameDims("dv", a.dv_tensor_uid(), "v", a.v_tensor_uid());
+        detail::requireDims(c, "stats", a.stats_tensor_uid(), dims.statistics(),
+                            "(B, Hq, Sq, 1): the forward pass's log-sum-exp per query row");
+        detail::requireDataType(c, "stats", a.stats_tensor_uid(), {fb::DataType::FLOAT}, "FLOAT");
+    }
+};
+
 template <class... Attributes>
 struct OperationList {};
 
@@ -511,14 +795,14 @@ using Operations =
     OperationList<fb::BatchnormInferenceAttributes, fb::PointwiseAttributes, fb::BatchnormBackwardAttributes,
                   fb::BatchnormAttributes, fb::ConvolutionFwdAttributes, fb::ConvolutionBwdAttributes,
                   fb::ConvolutionWrwAttributes, fb::BatchnormInferenceAttributesVarianceExt,
-                  fb::MatmulAttributes, fb::RMSNormAttributes, fb::LayernormAttributes,
-                  fb::RMSNormBackwardAttributes, fb::ReductionAttributes, fb::ResampleFwdAttributes>;
+                  fb::MatmulAttributes, fb::RMSNormAttributes, fb::LayernormAttributes, fb::SdpaAttributes,
+                  fb::SdpaBackwardAttributes, fb::RMSNormBackwardAttributes, fb::ReductionAttributes,
+                  fb::ResampleFwdAttributes>;
 
 // Union members declared only so that the format's type indices stay upstream's: a graph with
 // one of them is refused with a message that names it.
-using FormatOnlyOperations =
-    OperationList<fb::SdpaAttributes, fb::BlockScaleDequantizeAttributes, fb::BlockScaleQuantizeAttributes,
-                  fb::SdpaBackwardAttributes, fb::CustomOpAttributes>;
+using FormatOnlyOperations = OperationList<fb::BlockScaleDequantizeAttributes,
+                                           fb::BlockScaleQuantizeAttributes, fb::CustomOpAttributes>;
 
 template <class... Attributes>
 constexpr size_t operationCount(OperationList<Attributes...>) {

@@ -32,6 +32,8 @@
 #include "node/ResampleNode.hpp"
 #include "node/RmsnormBackwardNode.hpp"
 #include "node/RmsnormNode.hpp"
+#include "node/SdpaBackwardNode.hpp"
+#include "node/SdpaNode.hpp"
 
 namespace hipdnn_frontend::graph {
 
@@ -134,6 +136,13 @@ public:
                                               const TensorPtr& invRms, RmsnormBackwardAttributes attributes);
     // {Y, INDEX}; INDEX is null unless set_generate_index(true).
     std::array<TensorPtr, 2> resample(const TensorPtr& x, ResampleAttributes attributes);
+    // {O, STATS}; STATS (B, Hq, Sq, 1, FLOAT) is null unless set_generate_stats(true).
+    std::array<TensorPtr, 2> sdpa(const TensorPtr& q, const TensorPtr& k, const TensorPtr& v,
+                                  SdpaAttributes attributes);
+    // {DQ, DK, DV}; stats is the forward pass's STATS.
+    std::array<TensorPtr, 3> sdpa_backward(const TensorPtr& q, const TensorPtr& k, const TensorPtr& v,
+                                           const TensorPtr& o, const TensorPtr& dO, const TensorPtr& stats,
+                                           SdpaBackwardAttributes attributes);
 
     // ---- Validation ----
     // Checks the whole graph and infers output dims, strides and data types. Also puts the nodes

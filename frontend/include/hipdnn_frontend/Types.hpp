@@ -99,6 +99,9 @@ enum class ResampleMode : int8_t {
 };
 enum class PaddingMode : int8_t { NOT_SET, NEG_INF_PAD, ZERO_PAD, EDGE_VAL_PAD };
 enum class NormFwdPhase : int8_t { NOT_SET, INFERENCE, TRAINING };
+// Where attention's causal diagonal starts: at the first query and key (TOP_LEFT), or so that the
+// last query sees the last key (BOTTOM_RIGHT: query i sees key j when j <= i + Skv - Sq).
+enum class DiagonalAlignment : int8_t { TOP_LEFT, BOTTOM_RIGHT };
 
 enum class HeuristicMode { INSTANT, B, FALLBACK, A };
 // HEURISTICS_CHOICE builds candidates in ranked order until one builds; ALL builds every candidate.
@@ -119,6 +122,8 @@ enum class NodeType {
     RMSNORM,
     RMSNORM_BACKWARD,
     RESAMPLE,
+    SDPA,
+    SDPA_BACKWARD,
 };
 
 // cuDNN-frontend spellings.
@@ -129,6 +134,7 @@ using ReductionMode_t = ReductionMode;
 using ResampleMode_t = ResampleMode;
 using PaddingMode_t = PaddingMode;
 using NormFwdPhase_t = NormFwdPhase;
+using DiagonalAlignment_t = DiagonalAlignment;
 using HeurMode_t = HeuristicMode;
 using BuildPlanPolicy_t = BuildPlanPolicy;
 
@@ -330,6 +336,16 @@ inline fbs::NormFwdPhase toFbs(NormFwdPhase phase) {
 }
 inline NormFwdPhase fromFbs(fbs::NormFwdPhase phase) {
     return static_cast<NormFwdPhase>(phase);
+}
+
+static_assert(sameUnderlyingType<DiagonalAlignment, fbs::DiagonalAlignment>);
+static_assert(sameValue(DiagonalAlignment::TOP_LEFT, fbs::DiagonalAlignment::TOP_LEFT));
+static_assert(sameValue(DiagonalAlignment::BOTTOM_RIGHT, fbs::DiagonalAlignment::BOTTOM_RIGHT));
+inline fbs::DiagonalAlignment toFbs(DiagonalAlignment alignment) {
+    return static_cast<fbs::DiagonalAlignment>(alignment);
+}
+inline DiagonalAlignment fromFbs(fbs::DiagonalAlignment alignment) {
+    return static_cast<DiagonalAlignment>(alignment);
 }
 
 // By name: the numbers differ (see ConvolutionMode). A schema enumerator without a case here

@@ -392,6 +392,78 @@ OpCase pooling(ResampleMode mode, DataType t, const Layout& layout, bool full) {
     return b.finish();
 }
 
+// Attention dims: the layout's stride order is applied to (B, H, S, D), so NHWC puts the heads
+// innermost, one more strided case for the reference to follow.
+struct AttentionShape {
+    int64_t batch, queryHeads, kvHeads, seqQ, seqKv, headDim;
+};
+
+AttentionShape attentionShapeFor(bool full) {
+    return full ? AttentionShape{2, 8, 2, 40, 56, 32} : AttentionShape{2, 4, 2, 6, 5, 8};
+}
+
+// Grouped-query, causal bottom-right, with a broadcast bias and statistics.
+OpCase sdpaForward(DataType t, const Layout& layout, bool full) {
+    const AttentionShape s = attentionShapeFor(full);
+    CaseBuilder b(ToleranceOp::Sdpa, layout);
+    auto& q = b.tensor(1, t, {s.batch, s.queryHeads, s.seqQ, s.headDim}, true);
+    auto& k = b.tensor(2, t, {s.batch, s.kvHeads, s.seqKv, s.headDim}, true);
+    auto& v = b.tensor(3, t, {s.batch, s.kvHeads, s.seqKv, s.headDim}, true);
+    auto& bias = b.tensor(4, DataType::FLOAT, {1, s.queryHeads, s.seqQ, s.seqKv}, true);
+    b.tensor(5, t, {s.batch, s.queryHeads, s.seqQ, s.headDim}, false);
+    b.tensor(6, DataType::FLOAT, {s.batch, s.queryHeads, s.seqQ, 1}, false);
+    hipdnn_test_sdk::SdpaOptions options;
+    options.scale = 0.5F;
+    options.causalBottomRight = true;
+    options.bias = 4;
+    b.graph.addSdpa("sdpa", 1, 2, 3, 5, 6, options);
+    auto& o = b.expected(5);
+    auto& stats = b.expected(6);
+    withElementType(t, [&](auto tag) {
+        using T = decltype(tag);
+        ref::AttentionParams params;
+        params.scale = 0.5;
+        params.causalBottomRight = true;
+        ref::sdpaForward<T>(params, q.constView<T>(), k.constView<T>(), v.constView<T>(),
+                            bias.constView<float>(), o.view<T>(), stats.view<float>());
+    });
+    return b.finish();
+}
+
+// Grouped-query and causal; the statistics are random, as any input (the same math on both sides).
+OpCase sdpaBackward(DataType t, const Layout& layout, bool full) {
+    const AttentionShape s = attentionShapeFor(full);
+    CaseBuilder b(ToleranceOp::SdpaBackward, layout);
+    const std::vector<int64_t> qDims{s.batch, s.queryHeads, s.seqQ, s.headDim};
+    const std::vector<int64_t> kvDims{s.batch, s.kvHeads, s.seqKv, s.headDim};
+    auto& q = b.tensor(1, t, qDims, true);
+    auto& k = b.tensor(2, t, kvDims, true);
+    auto& v = b.tensor(3, t, kvDims, true);
+    auto& o = b.tensor(4, t, qDims, true);
+    auto& dO = b.tensor(5, t, qDims, true);
+    auto& stats = b.tensor(6, DataType::FLOAT, {s.batch, s.queryHeads, s.seqQ, 1}, true);
+    b.tensor(7, t, qDims, false);
+    b.tensor(8, t, kvDims, false);
+    b.tensor(9, t, kvDims, false);
+    hipdnn_test_sdk::SdpaOptions options;
+    options.scale = 0.25F;
+    options.causal = true;
+    b.graph.addSdpaBackward("sdpa_backward", 1, 2, 3, 4, 5, 6, 7, 8, 9, options);
+    auto& dq = b.expected(7);
+    auto& dk = b.expected(8);
+    auto& dv = b.expected(9);
+    withElementType(t, [&](auto tag) {
+        using T = decltype(tag);
+        ref::AttentionParams params;
+        params.scale = 0.25;
+        params.causal = true;
+        ref::sdpaBackward<T>(params, q.constView<T>(), k.constView<T>(), v.constView<T>(), o.constView<T>(),
+                             dO.constView<T>(), stats.constView<float>(), std::nullopt, dq.view<T>(),
+                             dk.view<T>(), dv.view<T>());
+    });
+    return b.finish();
+}
+
 using CaseFactory = std::function<OpCase(DataType, const Layout&, bool)>;
 
 const std::map<std::string, CaseFactory>& caseFactories() {
@@ -415,6 +487,8 @@ const std::map<std::string, CaseFactory>& caseFactories() {
         {"RmsNormBackward", rmsnormBackward},
         {"MaxPool", std::bind(pooling, ResampleMode::MAXPOOL, _1, _2, _3)},
         {"AvgPool", std::bind(pooling, ResampleMode::AVGPOOL_INCLUDE_PADDING, _1, _2, _3)},
+        {"Sdpa", sdpaForward},
+        {"SdpaBackward", sdpaBackward},
     };
     return factories;
 }

@@ -81,6 +81,20 @@ struct BatchnormBackwardPorts {
     std::optional<int64_t> epsilon;
 };
 
+/// Attention's optional ports and options, the same for forward and backward. Sequence lengths
+/// set padding_mask; a dropout probability needs the seed and offset.
+struct SdpaOptions {
+    std::optional<float> scale;  // attn_scale_value; absent: 1 (no scaling)
+    bool causal = false;
+    bool causalBottomRight = false;
+    std::optional<int64_t> bias;
+    std::optional<int64_t> seqLenQ;
+    std::optional<int64_t> seqLenKv;
+    std::optional<float> dropoutProbability;
+    std::optional<int64_t> seed;
+    std::optional<int64_t> offset;
+};
+
 class GraphBuilder {
 public:
     using DataType = hipdnn_flatbuffers_sdk::data_objects::DataType;
@@ -130,6 +144,13 @@ public:
                                      int64_t dx, int64_t dscale, std::optional<int64_t> dbias = std::nullopt);
     GraphBuilder& addResample(std::string name, int64_t x, int64_t y, const PoolingGeometry& geometry,
                               std::optional<int64_t> index = std::nullopt);
+
+    /// Statistics are written when `stats` is given (generate_stats).
+    GraphBuilder& addSdpa(std::string name, int64_t q, int64_t k, int64_t v, int64_t o,
+                          std::optional<int64_t> stats = std::nullopt, const SdpaOptions& options = {});
+    GraphBuilder& addSdpaBackward(std::string name, int64_t q, int64_t k, int64_t v, int64_t o, int64_t dO,
+                                  int64_t stats, int64_t dq, int64_t dk, int64_t dv,
+                                  const SdpaOptions& options = {});
 
     /// Sets the compute type of the node added last (UNSET: the graph's applies).
     GraphBuilder& setNodeComputeDataType(DataType type);

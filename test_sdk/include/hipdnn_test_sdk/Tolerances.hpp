@@ -35,6 +35,8 @@ enum class ToleranceOp {
     Layernorm,
     RmsNorm,
     Resample,
+    Sdpa,
+    SdpaBackward,
 };
 
 std::string_view toleranceOpName(ToleranceOp op);
@@ -68,5 +70,14 @@ double accumulationBound(int64_t termCount, double sumAbsTerms,
 Tolerance reductionTolerance(ToleranceOp op, hipdnn_flatbuffers_sdk::data_objects::DataType outputType,
                              hipdnn_flatbuffers_sdk::data_objects::DataType computeType, int64_t termCount,
                              double maxAbsTerm);
+
+/// Attention's fixed tolerance widened for the length of its reductions: `reductionLength` is
+/// Skv for the forward pass (the softmax and the weighted sum of values run over the keys) and
+/// max(Skv, Sq * Hq / Hk) for the backward pass (dK and dV also sum over every query row of their
+/// head group). The table's numbers hold up to 128 terms; beyond, both parts grow with
+/// sqrt(length / 128): the terms' rounding errors are independent, so they add up like a random
+/// walk (the same estimate accumulationGamma uses for long sums), not linearly.
+Tolerance attentionTolerance(ToleranceOp op, hipdnn_flatbuffers_sdk::data_objects::DataType outputType,
+                             int64_t reductionLength);
 
 }  // namespace hipdnn_test_sdk

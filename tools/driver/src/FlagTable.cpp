@@ -175,6 +175,11 @@ CLI::App* addBoundSubcommand(CLI::App& parent, const std::string& name, const st
     app->fallthrough();
     for (const auto& flag : flags) {
         CLI::Option* option = nullptr;
+        if (flag.isSwitch) {
+            app->add_flag_function(
+                flag.name, [store = flag.store](std::int64_t) { store({kSwitchOn}); }, flag.help);
+            continue;
+        }
         if (flag.list) {
             option = app->add_option_function<std::vector<std::string>>(
                 flag.name, [store = flag.store](const std::vector<std::string>& words) { store(words); },

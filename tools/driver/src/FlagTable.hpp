@@ -79,13 +79,17 @@ Enum valueNamed(const NameTable<Enum>& names, const std::string& word, bool igno
     throw UsageError("'" + word + "' is not one of the flag's names");
 }
 
+// What a switch's format gives when it is set (and what its parse receives).
+inline const std::string kSwitchOn = "on";
+
 // One flag of a subcommand: how its words are read into a spec and how the spec prints it.
 template <typename Spec>
 struct Flag {
     std::string name;  // "-n", "--dims"; without a leading '-', a positional argument ("file")
     std::string help;
     ValueRule rule;
-    bool list = false;  // comma-separated values ("--dims 8,64,56,56")
+    bool list = false;      // comma-separated values ("--dims 8,64,56,56")
+    bool isSwitch = false;  // takes no value ("--causal"); printed alone when set
     bool mustBeGiven = false;
     bool showDefault = true;   // --help shows the default spec's value
     bool printAlways = false;  // else printed only where it differs from the default spec's
@@ -141,6 +145,12 @@ struct Subcommand {
             if (!flag.printAlways && value == flag.format(defaults)) {
                 continue;
             }
+            if (flag.isSwitch) {
+                if (value == kSwitchOn) {
+                    words.push_back(flag.name);
+                }
+                continue;
+            }
             if (!flag.positional()) {
                 words.push_back(flag.name);
             }
@@ -161,6 +171,7 @@ struct BoundFlag {
     std::string help;
     ValueRule rule;
     bool list = false;
+    bool isSwitch = false;
     bool required = false;
     std::optional<std::string> defaultText;
     std::function<void(const std::vector<std::string>&)> store;
@@ -180,7 +191,8 @@ CLI::App* addSubcommand(CLI::App& parent, const Subcommand<Spec>& subcommand, Sp
             defaultText = flag.list ? "[" + flag.format(defaults) + "]" : flag.format(defaults);
         }
         bound.push_back(
-            {flag.name, flag.help, flag.rule, flag.list, flag.mustBeGiven, std::move(defaultText),
+            {flag.name, flag.help, flag.rule, flag.list, flag.isSwitch, flag.mustBeGiven,
+             std::move(defaultText),
              [&target, parse = flag.parse](const std::vector<std::string>& words) { parse(target, words); }});
     }
     return detail::addBoundSubcommand(parent, subcommand.name, subcommand.description, bound);
@@ -264,6 +276,22 @@ Flag<Spec> optionalChoice(std::string name, std::optional<Enum> Spec::*field, Na
         return named != nullptr ? *named : names.front().first;
     };
     flag.printedWhen = [field](const Spec& spec) { return (spec.*field).has_value(); };
+    return flag;
+}
+
+// A switch: set by its name alone, printed only when set.
+template <typename Spec>
+Flag<Spec> toggle(std::string name, bool Spec::*field, std::string help) {
+    Flag<Spec> flag;
+    flag.name = std::move(name);
+    flag.help = std::move(help);
+    flag.rule = rules::text();
+    flag.isSwitch = true;
+    flag.showDefault = false;
+    flag.parse = [field](Spec& spec, const std::vector<std::string>& words) {
+        spec.*field = words.at(0) == kSwitchOn;
+    };
+    flag.format = [field](const Spec& spec) { return spec.*field ? kSwitchOn : std::string("off"); };
     return flag;
 }
 

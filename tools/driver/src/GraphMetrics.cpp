@@ -32,6 +32,33 @@ int64_t filterTerms(const GraphWrapper& graph, int64_t filterUid) {
     return terms;
 }
 
+// Attention's dims: q (B, Hq, Sq, D), k (B, Hk, Skv, D), v (B, Hk, Skv, Dv).
+struct AttentionShape {
+    double batch, queryHeads, kvHeads, seqQ, seqKv, headDim, valueDim;
+};
+
+AttentionShape attentionShape(const GraphWrapper& graph, int64_t q, int64_t k, int64_t v) {
+    const auto qDims = dimsOf(graph, q);
+    const auto kDims = dimsOf(graph, k);
+    const auto vDims = dimsOf(graph, v);
+    return {static_cast<double>(qDims[0]), static_cast<double>(qDims[1]), static_cast<double>(kDims[1]),
+            static_cast<double>(qDims[2]), static_cast<double>(kDims[2]), static_cast<double>(qDims[3]),
+            static_cast<double>(vDims[3])};
+}
+
+// Q K^T and P V: 2 B Hq Sq Skv (D + Dv), the usual 4 B Hq Sq Skv D when Dv = D; a causal mask
+// halves the work an engine must do.
+template <class Attributes>
+double attentionForwardFlops(const GraphWrapper& graph, const Attributes& a) {
+    const auto s = attentionShape(graph, a.q_tensor_uid(), a.k_tensor_uid(), a.v_tensor_uid());
+    const double causal = a.causal_mask() || a.causal_mask_bottom_right() ? 0.5 : 1.0;
+    return 2.0 * s.batch * s.queryHeads * s.seqQ * s.seqKv * (s.headDim + s.valueDim) * causal;
+}
+
+// The backward pass recomputes Q K^T and runs four more products (dV, dP, dQ, dK): 2.5 times the
+// forward pass's work, as flash-attention counts it.
+constexpr double kAttentionBackwardFactor = 2.5;
+
 // Lower is more dominant.
 int rankOf(ToleranceOp op) {
     switch (op) {
@@ -40,6 +67,8 @@ int rankOf(ToleranceOp op) {
         case ToleranceOp::ConvolutionWrw:
             return 0;
         case ToleranceOp::Matmul:
+        case ToleranceOp::Sdpa:
+        case ToleranceOp::SdpaBackward:
             return 1;
         case ToleranceOp::BatchnormTraining:
         case ToleranceOp::BatchnormBackward:
@@ -105,6 +134,11 @@ std::map<MathKind, double> graphFlopsByMath(const GraphWrapper& graph, bool tf32
             const auto a = dimsOf(graph, matmul->a_tensor_uid());
             add(matmul->a_tensor_uid(),
                 2.0 * elements(graph, matmul->c_tensor_uid()) * static_cast<double>(a.back()));
+        } else if (const auto* sdpa = node.attributesAs<fbs::SdpaAttributes>()) {
+            add(sdpa->q_tensor_uid(), attentionForwardFlops(graph, *sdpa));
+        } else if (const auto* sdpaBackward = node.attributesAs<fbs::SdpaBackwardAttributes>()) {
+            add(sdpaBackward->q_tensor_uid(),
+                kAttentionBackwardFactor * attentionForwardFlops(graph, *sdpaBackward));
         }
     }
     return flops;
@@ -174,6 +208,16 @@ GraphTolerance graphTolerance(const GraphWrapper& graph) {
             op = ToleranceOp::Resample;
         } else if (node.attributesAs<fbs::ReductionAttributes>() != nullptr) {
             op = ToleranceOp::Reduction;
+        } else if (const auto* sdpa = node.attributesAs<fbs::SdpaAttributes>()) {
+            op = ToleranceOp::Sdpa;
+            length = dimsOf(graph, sdpa->k_tensor_uid())[2];
+            result.attentionOperandType = graph.tensor(sdpa->q_tensor_uid()).data_type();
+        } else if (const auto* sdpaBackward = node.attributesAs<fbs::SdpaBackwardAttributes>()) {
+            op = ToleranceOp::SdpaBackward;
+            const auto s = attentionShape(graph, sdpaBackward->q_tensor_uid(), sdpaBackward->k_tensor_uid(),
+                                          sdpaBackward->v_tensor_uid());
+            length = static_cast<int64_t>(std::max(s.seqKv, s.seqQ * s.queryHeads / s.kvHeads));
+            result.attentionOperandType = graph.tensor(sdpaBackward->q_tensor_uid()).data_type();
         }
         if (rankOf(op) < rankOf(result.op)) {
             result.op = op;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 
 #include <hipdnn_flatbuffers_sdk/GraphWrapper.hpp>
 #include <hipdnn_test_sdk/Tolerances.hpp>
@@ -27,6 +28,8 @@ double graphBytes(const hipdnn_flatbuffers_sdk::GraphWrapper& graph);
 struct GraphTolerance {
     hipdnn_test_sdk::ToleranceOp op = hipdnn_test_sdk::ToleranceOp::Pointwise;
     int64_t reductionLength = 1;  // longest dot product (conv / matmul), for accumulation bounds
+    // Attention's error follows its operands' precision, also in its FLOAT statistics.
+    std::optional<hipdnn_flatbuffers_sdk::data_objects::DataType> attentionOperandType;
 };
 
 // The operation that dominates the error: convolution, then matmul, then normalizations,

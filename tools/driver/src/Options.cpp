@@ -122,6 +122,7 @@ void buildApp(CLI::App& app, ParseState& state) {
     addSpecSubcommand<MatmulSpec>(app, state, Command::Problem);
     addSpecSubcommand<NormSpec>(app, state, Command::Problem);
     addSpecSubcommand<PoolSpec>(app, state, Command::Problem);
+    addSpecSubcommand<SdpaSpec>(app, state, Command::Problem);
     addSpecSubcommand<GraphSpec>(app, state, Command::Problem);
     addOtherCommands(app, state);
 }

@@ -15,6 +15,7 @@ Problem makeProblem(const ProblemSpec& spec) {
         Problem operator()(const MatmulSpec& s) const { return makeMatmulProblem(s); }
         Problem operator()(const NormSpec& s) const { return makeNormProblem(s); }
         Problem operator()(const PoolSpec& s) const { return makePoolProblem(s); }
+        Problem operator()(const SdpaSpec& s) const { return makeSdpaProblem(s); }
         Problem operator()(const GraphSpec& s) const { return makeGraphProblem(s); }
         Problem operator()(const DemoCaseSpec& s) const { return makeDemoCaseProblem(s); }
     };

@@ -67,6 +67,7 @@ Problem makePointwiseProblem(const PointwiseSpec& spec);
 Problem makeMatmulProblem(const MatmulSpec& spec);
 Problem makeNormProblem(const NormSpec& spec);
 Problem makePoolProblem(const PoolSpec& spec);
+Problem makeSdpaProblem(const SdpaSpec& spec);
 Problem makeGraphProblem(const GraphSpec& spec);
 Problem makeDemoCaseProblem(const DemoCaseSpec& spec);
 

@@ -13,10 +13,11 @@
 #include "norm/NormSpec.hpp"
 #include "pointwise/PointwiseSpec.hpp"
 #include "pool/PoolSpec.hpp"
+#include "sdpa/SdpaSpec.hpp"
 
 namespace hipdnn_driver {
 
-using ProblemSpec =
-    std::variant<ConvSpec, BnSpec, PointwiseSpec, MatmulSpec, NormSpec, PoolSpec, GraphSpec, DemoCaseSpec>;
+using ProblemSpec = std::variant<ConvSpec, BnSpec, PointwiseSpec, MatmulSpec, NormSpec, PoolSpec, SdpaSpec,
+                                 GraphSpec, DemoCaseSpec>;
 
 }  // namespace hipdnn_driver

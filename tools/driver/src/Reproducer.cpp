@@ -120,11 +120,38 @@ bool convGeometry(const Attributes& attributes, const std::vector<int64_t>& x, c
     return true;
 }
 
+// The sdpa spec an attention node would come from; recognizeGraph checks that it rebuilds the graph.
+template <class Attributes>
+SdpaSpec attentionSpecOf(const GraphWrapper& graph, const Attributes& a, SdpaSpec::Direction direction) {
+    const auto q = dimsOf(graph, a.q_tensor_uid());
+    const auto k = dimsOf(graph, a.k_tensor_uid());
+    SdpaSpec spec;
+    spec.direction = direction;
+    spec.batch = q[0];
+    spec.heads = q[1];
+    spec.kvHeads = k[1] == q[1] ? 0 : k[1];
+    spec.seqQ = q[2];
+    spec.seqKv = k[2] == q[2] ? 0 : k[2];
+    spec.headDim = q[3];
+    spec.causal = a.causal_mask();
+    // BSHD: the heads are inside the sequence.
+    const auto strides = toVector(graph.tensor(a.q_tensor_uid()).strides());
+    spec.order = strides[1] < strides[2] ? SdpaSpec::MemoryOrder::Bshd : SdpaSpec::MemoryOrder::Bhsd;
+    spec.dataType = static_cast<DataType>(graph.tensor(a.q_tensor_uid()).data_type());
+    return spec;
+}
+
 std::optional<ProblemSpec> guess(const GraphWrapper& graph) {
     if (graph.nodeCount() == 0) {
         return std::nullopt;
     }
     const auto first = graph.node(0);
+    if (const auto* sdpa = first.attributesAs<fbs::SdpaAttributes>()) {
+        return attentionSpecOf(graph, *sdpa, SdpaSpec::Direction::Forward);
+    }
+    if (const auto* sdpaBackward = first.attributesAs<fbs::SdpaBackwardAttributes>()) {
+        return attentionSpecOf(graph, *sdpaBackward, SdpaSpec::Direction::Backward);
+    }
     if (const auto* conv = first.attributesAs<fbs::ConvolutionFwdAttributes>()) {
         ConvSpec spec;
         if (!convGeometry(*conv, dimsOf(graph, conv->x_tensor_uid()), dimsOf(graph, conv->w_tensor_uid()),

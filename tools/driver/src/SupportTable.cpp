@@ -89,6 +89,17 @@ NormSpec smallNorm(NormSpec::Kind kind) {
     return spec;
 }
 
+SdpaSpec smallSdpa(SdpaSpec::Direction direction, bool causal) {
+    SdpaSpec spec;
+    spec.direction = direction;
+    spec.heads = 4;
+    spec.kvHeads = 2;
+    spec.seqQ = 16;
+    spec.headDim = 16;
+    spec.causal = causal;
+    return spec;
+}
+
 }  // namespace
 
 std::vector<SupportProbe> supportProbes() {
@@ -156,6 +167,25 @@ std::vector<SupportProbe> supportProbes() {
                 },
                 probe);
             probes.push_back({operation, variant.dataTypeName, "-", makeProblem(probe)});
+        }
+    }
+    // Attention, in its own memory orders (grouped-query heads, 2 query heads per KV head).
+    const std::vector<std::pair<std::string, SdpaSpec>> attentionOps = {
+        {"sdpa forward", smallSdpa(SdpaSpec::Direction::Forward, false)},
+        {"sdpa forward causal", smallSdpa(SdpaSpec::Direction::Forward, true)},
+        {"sdpa backward", smallSdpa(SdpaSpec::Direction::Backward, false)},
+        {"sdpa backward causal", smallSdpa(SdpaSpec::Direction::Backward, true)},
+    };
+    for (const auto& [operation, spec] : attentionOps) {
+        for (const auto& variant : kVariants) {
+            for (const auto order : {SdpaSpec::MemoryOrder::Bhsd, SdpaSpec::MemoryOrder::Bshd}) {
+                SdpaSpec probe = spec;
+                probe.dataType = variant.dataType;
+                probe.order = order;
+                probes.push_back({operation, variant.dataTypeName,
+                                  order == SdpaSpec::MemoryOrder::Bhsd ? "BHSD" : "BSHD",
+                                  makeProblem(probe)});
+            }
         }
     }
     return probes;

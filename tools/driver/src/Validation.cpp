@@ -49,8 +49,14 @@ ValidationResult validateOutputs(const hipdnn_flatbuffers_sdk::GraphWrapper& gra
         const fbs::DataType computeType = graph.graph().compute_data_type() == fbs::DataType::UNSET
                                               ? fbs::DataType::FLOAT
                                               : graph.graph().compute_data_type();
-        const hipdnn_test_sdk::Tolerance tolerance = hipdnn_test_sdk::reductionTolerance(
-            graphTolerance.op, want.dataType, computeType, graphTolerance.reductionLength, 1.0);
+        const hipdnn_test_sdk::Tolerance tolerance =
+            graphTolerance.attentionOperandType &&
+                    (graphTolerance.op == hipdnn_test_sdk::ToleranceOp::Sdpa ||
+                     graphTolerance.op == hipdnn_test_sdk::ToleranceOp::SdpaBackward)
+                ? hipdnn_test_sdk::attentionTolerance(graphTolerance.op, *graphTolerance.attentionOperandType,
+                                                      graphTolerance.reductionLength)
+                : hipdnn_test_sdk::reductionTolerance(graphTolerance.op, want.dataType, computeType,
+                                                      graphTolerance.reductionLength, 1.0);
         std::ostringstream description;
         description << hipdnn_test_sdk::toleranceOpName(graphTolerance.op) << " tolerance abs "
                     << tolerance.absolute << " rel " << tolerance.relative << " ("

@@ -107,6 +107,16 @@ TEST(Options, OtherSubcommands) {
     EXPECT_EQ(normSpec.kind, NormSpec::Kind::Rmsnorm);
     EXPECT_EQ(normSpec.dims, (std::vector<int64_t>{2, 3, 4}));
 
+    const auto sdpa = parse({"sdpa", "--heads", "16", "--kv-heads", "2", "--causal", "--seq-q", "128"});
+    ASSERT_TRUE(sdpa.outcome.invocation) << sdpa.err;
+    const auto& sdpaSpec = std::get<SdpaSpec>(sdpa.outcome.invocation->problem);
+    EXPECT_TRUE(sdpaSpec.causal);
+    EXPECT_EQ(sdpaSpec.effectiveKvHeads(), 2);
+    EXPECT_EQ(sdpaSpec.effectiveSeqKv(), 128);
+    EXPECT_EQ(
+        std::get<SdpaSpec>(parse({"sdpa", "--heads", "6"}).outcome.invocation->problem).effectiveKvHeads(),
+        6);
+
     const auto pointwise = parse({"pointwise", "--op", "gelu", "--dims", "2,8", "--b-dims", "1,8"});
     ASSERT_TRUE(pointwise.outcome.invocation) << pointwise.err;
     EXPECT_EQ(std::get<PointwiseSpec>(pointwise.outcome.invocation->problem).mode,
@@ -128,6 +138,10 @@ TEST(Options, BadFlagsGiveUsageAndStatusTwo) {
     expectUsageError({"conv", "--dtype", "fp64"}, "--dtype");
     expectUsageError({"conv", "--mode", "sideways"}, "--mode");
     expectUsageError({"conv", "--mode", "dgrad", "--fuse", "relu"}, "--fuse");
+    expectUsageError({"sdpa", "--heads", "8", "--kv-heads", "3"}, "--kv-heads");
+    expectUsageError({"sdpa", "--dir", "sideways"}, "--dir");
+    expectUsageError({"sdpa", "--layout", "bsdh"}, "--layout");
+    expectUsageError({"sdpa", "--head-dim", "0"}, "--head-dim");
     expectUsageError({"conv", "-c", "6", "-g", "4"}, "-g");
     expectUsageError({"bn", "--fuse", "bias"}, "--fuse");
     expectUsageError({"bn", "--mode", "backward", "--fuse", "relu"}, "--fuse");

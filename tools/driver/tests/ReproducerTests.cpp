@@ -48,7 +48,19 @@ TEST(Reproducer, EveryRecognizedKindRebuildsTheSameGraph) {
     PointwiseSpec pointwise;
     pointwise.mode = hipdnn_frontend::PointwiseMode::MUL;
     pointwise.secondDims = {1, 64, 1, 1};
-    for (const ProblemSpec& spec : std::vector<ProblemSpec>{dgrad, wgrad, matmul, pool, pointwise}) {
+    SdpaSpec attention;
+    attention.direction = SdpaSpec::Direction::Backward;
+    attention.heads = 4;
+    attention.kvHeads = 2;
+    attention.seqQ = 16;
+    attention.seqKv = 24;
+    attention.causal = true;
+    attention.order = SdpaSpec::MemoryOrder::Bshd;
+    attention.dataType = DataType::BFLOAT16;
+    SdpaSpec plainAttention;
+    plainAttention.seqQ = 8;
+    for (const ProblemSpec& spec :
+         std::vector<ProblemSpec>{dgrad, wgrad, matmul, pool, pointwise, attention, plainAttention}) {
         const Problem problem = makeProblem(spec);
         const auto recognized = recognizeGraph(problem.graph);
         ASSERT_TRUE(recognized) << problem.label;
@@ -57,7 +69,8 @@ TEST(Reproducer, EveryRecognizedKindRebuildsTheSameGraph) {
 }
 
 TEST(Reproducer, OtherGraphsBecomeGraphFile) {
-    const Problem bottleneck = makeDemoCaseProblem(DemoCaseSpec{"resnet50-bottleneck", std::nullopt, std::nullopt});
+    const Problem bottleneck =
+        makeDemoCaseProblem(DemoCaseSpec{"resnet50-bottleneck", std::nullopt, std::nullopt});
     EXPECT_FALSE(recognizeGraph(bottleneck.graph));
     EXPECT_EQ(driverCommandForGraph(bottleneck.graph, "/tmp/graph_0123.json", "CPU_REFERENCE_ENGINE"),
               "hipdnn-driver graph /tmp/graph_0123.json --engine CPU_REFERENCE_ENGINE");

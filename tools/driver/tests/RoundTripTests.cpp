@@ -200,6 +200,25 @@ TEST(RoundTrip, Norm) {
     expectRoundTrip(layer, "norm --phase training --dims 16,8 --epsilon 0.5 --dtype fp16");
 }
 
+TEST(RoundTrip, Sdpa) {
+    expectRoundTrip(SdpaSpec{}, "sdpa -b 1 --heads 8 --seq-q 512 --head-dim 64");
+
+    SdpaSpec gqa;
+    gqa.direction = SdpaSpec::Direction::Backward;
+    gqa.batch = 2;
+    gqa.heads = 32;
+    gqa.kvHeads = 4;
+    gqa.seqQ = 1024;
+    gqa.seqKv = 4096;
+    gqa.headDim = 128;
+    gqa.causal = true;
+    gqa.order = SdpaSpec::MemoryOrder::Bshd;
+    gqa.dataType = DataType::BFLOAT16;
+    expectRoundTrip(gqa,
+                    "sdpa --dir bwd -b 2 --heads 32 --kv-heads 4 --seq-q 1024 --seq-kv 4096 --head-dim 128 "
+                    "--causal --layout bshd --dtype bf16");
+}
+
 TEST(RoundTrip, Pool) {
     expectRoundTrip(PoolSpec{}, "pool -n 8 -c 64 -H 56 -W 56");
 

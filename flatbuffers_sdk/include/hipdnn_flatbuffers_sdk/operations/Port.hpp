@@ -17,8 +17,9 @@ enum class PortDirection { Input, Output };
 // What the tensor is to its operation. An operand has an element type of its own; the parameters
 // (scale, bias) and statistics (mean, variance, their running values) of a normalization are
 // small tensors that share one element type; a scalar (epsilon, momentum) is a single value,
-// usually passed by value in the graph.
-enum class PortRole { Operand, Parameter, Statistic, Scalar };
+// usually passed by value in the graph. Metadata are integer tensors that steer the operation
+// rather than feed its arithmetic (attention's sequence lengths, random seed and offset).
+enum class PortRole { Operand, Parameter, Statistic, Scalar, Metadata };
 
 // Follows from the schema field's type: `long` is required, `long = null` optional, `[long]` a
 // list of any length (peer statistics).

@@ -247,4 +247,43 @@ inline std::array<TensorPtr, 2> Graph::resample(const TensorPtr& x, ResampleAttr
     return result;
 }
 
+inline std::array<TensorPtr, 2> Graph::sdpa(const TensorPtr& q, const TensorPtr& k, const TensorPtr& v,
+                                            SdpaAttributes attributes) {
+    using In = SdpaAttributes::InputNames;
+    using Out = SdpaAttributes::OutputNames;
+    nameNode(attributes, "sdpa");
+    const std::string& node = attributes.get_name();
+    attributes.inputs[In::Q] = q;
+    attributes.inputs[In::K] = k;
+    attributes.inputs[In::V] = v;
+    std::array<TensorPtr, 2> result{makeOutput(node, "O"),
+                                    attributes.get_generate_stats() ? makeOutput(node, "STATS") : nullptr};
+    attributes.outputs[Out::O] = result[0];
+    attributes.outputs[Out::STATS] = result[1];
+    addNode<SdpaNode>(std::move(attributes), "sdpa");
+    return result;
+}
+
+inline std::array<TensorPtr, 3> Graph::sdpa_backward(const TensorPtr& q, const TensorPtr& k,
+                                                     const TensorPtr& v, const TensorPtr& o,
+                                                     const TensorPtr& dO, const TensorPtr& stats,
+                                                     SdpaBackwardAttributes attributes) {
+    using In = SdpaBackwardAttributes::InputNames;
+    using Out = SdpaBackwardAttributes::OutputNames;
+    nameNode(attributes, "sdpa_backward");
+    const std::string& node = attributes.get_name();
+    attributes.inputs[In::Q] = q;
+    attributes.inputs[In::K] = k;
+    attributes.inputs[In::V] = v;
+    attributes.inputs[In::O] = o;
+    attributes.inputs[In::DO] = dO;
+    attributes.inputs[In::STATS] = stats;
+    std::array<TensorPtr, 3> result{makeOutput(node, "DQ"), makeOutput(node, "DK"), makeOutput(node, "DV")};
+    attributes.outputs[Out::DQ] = result[0];
+    attributes.outputs[Out::DK] = result[1];
+    attributes.outputs[Out::DV] = result[2];
+    addNode<SdpaBackwardNode>(std::move(attributes), "sdpa_backward");
+    return result;
+}
+
 }  // namespace hipdnn_frontend::graph

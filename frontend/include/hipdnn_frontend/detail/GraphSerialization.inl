@@ -21,7 +21,8 @@ using SerializableNodes =
     NodeList<graph::BatchnormInferenceNode, graph::PointwiseNode, graph::BatchnormBackwardNode,
              graph::BatchnormNode, graph::ConvFpropNode, graph::ConvDgradNode, graph::ConvWgradNode,
              graph::BatchnormInferenceVarianceNode, graph::MatmulNode, graph::RmsnormNode,
-             graph::LayernormNode, graph::RmsnormBackwardNode, graph::ReductionNode, graph::ResampleNode>;
+             graph::LayernormNode, graph::SdpaNode, graph::SdpaBackwardNode, graph::RmsnormBackwardNode,
+             graph::ReductionNode, graph::ResampleNode>;
 
 template <class Attributes, class... Nodes>
 constexpr bool hasNodeFor(NodeList<Nodes...>) {

@@ -1,6 +1,7 @@
 #pragma once
 
 // Every CPU reference of the test SDK; see README.md in this folder.
+#include <hipdnn_test_sdk/references/Attention.hpp>
 #include <hipdnn_test_sdk/references/Batchnorm.hpp>
 #include <hipdnn_test_sdk/references/Convolution.hpp>
 #include <hipdnn_test_sdk/references/Enums.hpp>

@@ -29,6 +29,10 @@ from ._hipdnn import (
 )
 from ._build_info import build_dir
 
+# Where the backend looks for plugins unless HIPDNN_PLUGIN_DIR or set_plugin_paths says otherwise:
+# hipdnn_plugins/engines beside the backend library of the build tree the extension links.
+default_plugin_dir = build_dir + "/lib/hipdnn_plugins/engines"
+
 # cudnn-frontend spells the graph class pygraph.
 pygraph = Graph
 
@@ -44,6 +48,7 @@ __all__ = [
     "build_plan_policy",
     "convolution_mode",
     "data_type",
+    "default_plugin_dir",
     "diagonal_alignment",
     "engines",
     "heur_mode",

@@ -1,5 +1,10 @@
 """The lifecycle steps, serialization, engine listing and data type conversion."""
 
+import glob
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -114,3 +119,34 @@ def test_tensor_defaults_to_packed_strides():
     assert t.stride == [12, 4, 1] and t.data_type == hipdnn.data_type.HALF and t.uid is None
     like = g.tensor_like(np.zeros((5, 6), np.float64).T)
     assert like.dim == [6, 5] and like.stride == [1, 6] and like.data_type == hipdnn.data_type.DOUBLE
+
+
+EVERY_PLUGIN_SCRIPT = """
+import numpy as np, hipdnn
+with hipdnn.Handle("cpu") as handle:
+    g = hipdnn.Graph(io_data_type=np.float32, compute_data_type=np.float32)
+    a, b = g.tensor(name="a", dim=[2, 3], data_type=np.float32), g.tensor(name="b", dim=[2, 3], data_type=np.float32)
+    c = g.mul(a, b)
+    c.set_output(True)
+    g.build(handle)
+    x, y, z = np.arange(6, dtype=np.float32).reshape(2, 3), np.full((2, 3), 3, np.float32), np.zeros((2, 3), np.float32)
+    g.execute({a: x, b: y, c: z})
+    assert g.get_plan_name() in {engine.name for engine in hipdnn.engines(handle)}
+    np.testing.assert_array_equal(z, x * y)
+    print(len(handle.plugin_paths()))
+"""
+
+
+def test_default_plugin_directory_in_a_fresh_process():
+    # A process of its own: the session's handles load the reference plugin only, and a process
+    # that switches plugin sets after running oneDNN's engine has crashed in the next execution.
+    result = subprocess.run([sys.executable, "-c", EVERY_PLUGIN_SCRIPT], capture_output=True, text=True,
+                            check=False)
+    assert result.returncode == 0, result.stderr
+    assert int(result.stdout) == len(glob.glob(os.path.join(hipdnn.default_plugin_dir, "*.so")))
+
+
+def test_plugin_paths_replace_the_plugin_set(handle):
+    assert handle.plugin_paths() == [os.path.join(hipdnn.default_plugin_dir, "libcpu_reference.so")]
+    with pytest.raises(hipdnn.Error, match="'sideways'"):
+        hipdnn.set_plugin_paths([], "sideways")

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds the Python package against an existing build tree (default: build/release) in a virtual
+# environment and runs its pytest suite. The venv (build/pyenv) is kept between runs; any failing
+# step, a pip download included, fails the script.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build_dir=$(cd "${1:-$root/build/release}" && pwd)
+venv=${HIPDNN_PYTHON_VENV:-$root/build/pyenv}
+
+# Debian's interpreter: its headers come with python3-dev, which install_deps.sh installs.
+python=/usr/bin/python3
+[[ -x $python ]] || python=$(command -v python3)
+if [[ ! -x $venv/bin/python ]]; then
+    "$python" -m venv "$venv"
+fi
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+    "scikit-build-core>=0.10" "nanobind>=2.0" numpy pytest
+HIPDNN_BUILD_DIR=$build_dir "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+    --no-build-isolation --force-reinstall --no-deps "$root/python"
+# From outside the source tree, so that the installed package is the one imported.
+cd "$root/python/tests"
+"$venv/bin/python" -m pytest -q .

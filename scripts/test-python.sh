@@ -10,11 +10,19 @@ venv=${HIPDNN_PYTHON_VENV:-$root/build/pyenv}
 # Debian's interpreter: its headers come with python3-dev, which install_deps.sh installs.
 python=/usr/bin/python3
 [[ -x $python ]] || python=$(command -v python3)
-if [[ ! -x $venv/bin/python ]]; then
-    "$python" -m venv "$venv"
+requirements=("scikit-build-core>=0.10" "nanobind>=2.0" pytest)
+venv_options=()
+if "$python" -c "import torch, numpy" 2>/dev/null; then
+    # Debian's torch (python3-torch, an extra of install_deps.sh) runs the hipdnn.torch tests; it
+    # and the NumPy it was built with come from the system.
+    venv_options=(--system-site-packages)
+else
+    requirements+=(numpy)
 fi
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-    "scikit-build-core>=0.10" "nanobind>=2.0" numpy pytest
+if [[ ! -x $venv/bin/python ]]; then
+    "$python" -m venv "${venv_options[@]}" "$venv"
+fi
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${requirements[@]}"
 HIPDNN_BUILD_DIR=$build_dir "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
     --no-build-isolation --force-reinstall --no-deps "$root/python"
 # From outside the source tree, so that the installed package is the one imported.

@@ -87,6 +87,10 @@ void* checkedData(const fe::graph::TensorAttributes& tensor, const nb::ndarray<>
         shape.push_back(static_cast<int64_t>(array.shape(axis)));
         strides.push_back(array.stride(axis));
     }
+    if (tensor.get_stride().size() != tensor.get_dim().size()) {
+        throwInvalidValue(label + " has dims " + formatList(tensor.get_dim()) + " but strides " +
+                          formatList(tensor.get_stride()));
+    }
     if (shape != tensor.get_dim()) {
         throwInvalidValue(label + " has dims " + formatList(tensor.get_dim()) + " but the array has shape " +
                           formatList(shape));

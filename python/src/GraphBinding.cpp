@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -87,6 +88,14 @@ public:
         }
         return tensor;
     }
+    // A graph input made here: execute only reads it, so read-only arrays may back it.
+    TensorPtr trackInput(TensorPtr tensor) {
+        readOnlyAllowed_.insert(tensor.get());
+        return track(std::move(tensor));
+    }
+    [[nodiscard]] bool isInput(const TensorPtr& tensor) const {
+        return readOnlyAllowed_.count(tensor.get()) != 0;
+    }
     template <size_t N>
     nb::tuple track(const std::array<TensorPtr, N>& outputs) {
         nb::list result;
@@ -105,13 +114,17 @@ public:
         throwInvalidValue("graph '" + graph_.get_name() + "' has no tensor with uid " + std::to_string(uid));
     }
 
-    void forgetTensors() { tensors_.clear(); }
+    void forgetTensors() {
+        tensors_.clear();
+        readOnlyAllowed_.clear();
+    }
 
 private:
     feg::Graph graph_;
     nb::object handle_;
     // Every tensor made through this graph or returned by it, for uid lookups in execute.
     std::vector<TensorPtr> tensors_;
+    std::unordered_set<const TensorAttributes*> readOnlyAllowed_;
 };
 
 template <typename Attributes>
@@ -602,12 +615,17 @@ void execute(PyGraph& self, const nb::dict& variantPack, nb::handle workspace, n
                 fe::to_string(fe::ErrorCode::INVALID_STATE),
                 "tensor '" + tensor->get_name() + "' has no uid: build the graph before execute");
         }
-        nb::ndarray<> array;
-        if (!nb::try_cast(value, array)) {
+        nb::ndarray<nb::ro> readable;
+        if (!nb::try_cast(value, readable)) {
             throwInvalidValue("the value for tensor '" + tensor->get_name() +
                               "' is no DLPack array (NumPy, torch, CuPy, ...)");
         }
-        pointers[tensor->get_uid()] = checkedData(*tensor, array, handle.device());
+        nb::ndarray<> writable;
+        if (!self.isInput(tensor) && !nb::try_cast(value, writable)) {
+            throwInvalidValue("tensor '" + tensor->get_name() +
+                              "' may be written, but its array is read-only");
+        }
+        pointers[tensor->get_uid()] = checkedData(*tensor, nb::ndarray<>(readable), handle.device());
     }
     const int64_t workspaceSize = self.graph().get_workspace_size();
     void* workspacePointer = nullptr;
@@ -748,7 +766,7 @@ void bindGraph(nb::module_& module) {
             if (uid) {
                 attributes.set_uid(*uid);
             }
-            return self.track(self.graph().tensor(attributes));
+            return self.trackInput(self.graph().tensor(attributes));
         },
         nb::arg("name") = "", nb::arg("dim"), nb::arg("stride") = nb::none(),
         nb::arg("data_type") = nb::none(), nb::arg("uid") = nb::none(), nb::arg("is_virtual") = false,
@@ -757,7 +775,7 @@ void bindGraph(nb::module_& module) {
         "tensor_like",
         [](PyGraph& self, nb::handle like, const std::string& name) {
             if (nb::isinstance<TensorAttributes>(like)) {
-                return self.track(self.graph().tensor_like(nb::cast<TensorPtr>(like), name));
+                return self.trackInput(self.graph().tensor_like(nb::cast<TensorPtr>(like), name));
             }
             nb::ndarray<> array;
             if (!nb::try_cast(like, array)) {
@@ -775,7 +793,7 @@ void bindGraph(nb::module_& module) {
             }
             TensorAttributes attributes;
             attributes.set_name(name).set_dim(dims).set_stride(strides).set_data_type(type);
-            return self.track(self.graph().tensor(attributes));
+            return self.trackInput(self.graph().tensor(attributes));
         },
         nb::arg("like"), nb::arg("name") = "", "A graph input with the dims, strides and type of an array.");
     bindOperations(graph);

@@ -135,3 +135,29 @@ def test_error_is_an_exception_with_status_and_message(handle):
         assert str(error) == f"{error.status}: {error.message}"
     else:
         pytest.fail("create_execution_plans before build_operation_graph did not raise")
+
+
+def test_read_only_arrays_back_inputs_but_not_outputs(handle):
+    g, A, B, C = matmul_graph(handle)
+    a, b, c = arrays()
+    a.flags.writeable = False
+    b.flags.writeable = False
+    g.execute({A: a, B: b, C: c})
+    np.testing.assert_allclose(c, np.full((1, 2, 4), 3.0))
+    c.flags.writeable = False
+    with pytest.raises(hipdnn.Error, match="'matmul_0::C' may be written"):
+        g.execute({A: a, B: b, C: c})
+
+
+def test_inconsistent_strides_are_refused(handle):
+    g, A, B, C = matmul_graph(handle)
+    a, b, c = arrays()
+    B.set_stride([12, 4])
+    with pytest.raises(hipdnn.Error, match="'B'.*dims \\(1, 3, 4\\) but strides \\(12, 4\\)"):
+        g.execute({A: a, B: b, C: c})
+
+
+def test_gpu_handle_for_a_missing_device_is_an_error():
+    with pytest.raises(hipdnn.Error, match="gpu:999") as caught:
+        hipdnn.Handle("gpu:999")
+    assert caught.value.status.startswith("HIPDNN_STATUS_")

@@ -133,7 +133,7 @@ with hipdnn.Handle("cpu") as handle:
     g.execute({a: x, b: y, c: z})
     assert g.get_plan_name() in {engine.name for engine in hipdnn.engines(handle)}
     np.testing.assert_array_equal(z, x * y)
-    print(len(handle.plugin_paths()))
+    print("\\n".join(handle.plugin_paths()))
 """
 
 
@@ -143,7 +143,10 @@ def test_default_plugin_directory_in_a_fresh_process():
     result = subprocess.run([sys.executable, "-c", EVERY_PLUGIN_SCRIPT], capture_output=True, text=True,
                             check=False)
     assert result.returncode == 0, result.stderr
-    assert int(result.stdout) == len(glob.glob(os.path.join(hipdnn.default_plugin_dir, "*.so")))
+    # Plugins that cannot load here (a GPU plugin without its libraries) are skipped by the backend.
+    loaded = set(result.stdout.split())
+    assert os.path.join(hipdnn.default_plugin_dir, "libcpu_reference.so") in loaded
+    assert loaded <= set(glob.glob(os.path.join(hipdnn.default_plugin_dir, "*.so")))
 
 
 def test_plugin_paths_replace_the_plugin_set(handle):

@@ -1,3 +1,4 @@
+import glob
 import os
 
 import numpy as np
@@ -6,10 +7,16 @@ import pytest
 import hipdnn
 
 REFERENCE_PLUGIN = os.path.join(hipdnn.default_plugin_dir, "libcpu_reference.so")
+GPU_PLUGINS = sorted(
+    path
+    for path in glob.glob(os.path.join(hipdnn.default_plugin_dir, "*.so"))
+    if "cuda" in os.path.basename(path) or "cudnn" in os.path.basename(path)
+)
+PINNED_PLUGINS = [REFERENCE_PLUGIN, *GPU_PLUGINS]
 
-# The results are compared with NumPy on the CPU reference engine, whatever other plugins the build
-# tree has: handles of this session load that plugin only (tests that want every plugin say so).
-hipdnn.set_plugin_paths([REFERENCE_PLUGIN], "absolute")
+# CPU results are compared with NumPy on the CPU reference engine, whatever other CPU plugins the
+# build tree has: handles of this session load that plugin and the GPU plugins only.
+hipdnn.set_plugin_paths(PINNED_PLUGINS, "absolute")
 
 
 @pytest.fixture

@@ -40,12 +40,21 @@ std::vector<int64_t> packedStrides(const std::vector<int64_t>& dims) {
     return strides;
 }
 
+float number(nb::handle value, const char* what) {
+    float result = 0.0F;
+    if (!nb::try_cast(value, result)) {
+        throwInvalidValue(std::string(what) + " must be a number or a Tensor, not " +
+                          nb::cast<std::string>(nb::repr(value)));
+    }
+    return result;
+}
+
 // A Python float/int or a Tensor, as a graph tensor (a pass-by-value scalar for numbers).
-TensorPtr scalarTensor(nb::handle value) {
+TensorPtr scalarTensor(nb::handle value, const char* what) {
     if (nb::isinstance<TensorAttributes>(value)) {
         return nb::cast<TensorPtr>(value);
     }
-    return std::make_shared<TensorAttributes>(nb::cast<float>(value));
+    return std::make_shared<TensorAttributes>(number(value, what));
 }
 
 class PyGraph {
@@ -177,7 +186,7 @@ void applySdpaOptions(Attributes& attributes, nb::handle attnScale, bool causal,
         if (nb::isinstance<TensorAttributes>(attnScale)) {
             attributes.set_attn_scale(nb::cast<TensorPtr>(attnScale));
         } else {
-            attributes.set_attn_scale(nb::cast<float>(attnScale));
+            attributes.set_attn_scale(number(attnScale, "attn_scale"));
         }
     }
     attributes.set_causal_mask(causal).set_causal_mask_bottom_right(causalBottomRight);
@@ -195,8 +204,11 @@ void applySdpaOptions(Attributes& attributes, nb::handle attnScale, bool causal,
         attributes.set_seq_len_kv(seqLenKv);
     }
     if (!dropout.is_none()) {
-        auto [probability, seed, offset] = nb::cast<std::tuple<float, TensorPtr, TensorPtr>>(dropout);
-        attributes.set_dropout(probability, seed, offset);
+        std::tuple<float, TensorPtr, TensorPtr> settings;
+        if (!nb::try_cast(dropout, settings)) {
+            throwInvalidValue("dropout must be (probability, seed Tensor, offset Tensor)");
+        }
+        attributes.set_dropout(std::get<0>(settings), std::get<1>(settings), std::get<2>(settings));
     }
 }
 
@@ -435,9 +447,10 @@ void bindOperations(nb::class_<PyGraph>& graph) {
            nb::handle epsilon, const TensorPtr& runningMean, const TensorPtr& runningVar, nb::handle momentum,
            const std::vector<TensorPtr>& peerStats, nb::handle computeType, const std::string& name) {
             auto attributes = common<feg::BatchnormAttributes>(computeType, name);
-            attributes.set_epsilon(scalarTensor(epsilon));
+            attributes.set_epsilon(scalarTensor(epsilon, "epsilon"));
             if (runningMean || runningVar) {
-                attributes.set_previous_running_stats(runningMean, runningVar, scalarTensor(momentum));
+                attributes.set_previous_running_stats(runningMean, runningVar,
+                                                      scalarTensor(momentum, "momentum"));
             }
             if (!peerStats.empty()) {
                 attributes.set_peer_stats(peerStats);
@@ -469,7 +482,7 @@ void bindOperations(nb::class_<PyGraph>& graph) {
                 attributes.set_saved_mean_and_inv_variance(mean, invVariance);
             }
             if (!epsilon.is_none()) {
-                attributes.set_epsilon(scalarTensor(epsilon));
+                attributes.set_epsilon(scalarTensor(epsilon, "epsilon"));
             }
             if (!peerStats.empty()) {
                 attributes.set_peer_stats(peerStats);
@@ -486,7 +499,7 @@ void bindOperations(nb::class_<PyGraph>& graph) {
            nb::handle epsilon, fe::NormFwdPhase phase, std::optional<int64_t> normalizedDims,
            nb::handle computeType, const std::string& name) {
             auto attributes = common<feg::LayernormAttributes>(computeType, name);
-            attributes.set_forward_phase(phase).set_epsilon(scalarTensor(epsilon));
+            attributes.set_forward_phase(phase).set_epsilon(scalarTensor(epsilon, "epsilon"));
             if (normalizedDims) {
                 attributes.set_normalized_dim_count(*normalizedDims);
             }
@@ -501,7 +514,7 @@ void bindOperations(nb::class_<PyGraph>& graph) {
         [](PyGraph& self, const TensorPtr& input, const TensorPtr& scale, const TensorPtr& bias,
            nb::handle epsilon, fe::NormFwdPhase phase, nb::handle computeType, const std::string& name) {
             auto attributes = common<feg::RmsnormAttributes>(computeType, name);
-            attributes.set_forward_phase(phase).set_epsilon(scalarTensor(epsilon));
+            attributes.set_forward_phase(phase).set_epsilon(scalarTensor(epsilon, "epsilon"));
             if (bias) {
                 attributes.set_bias(bias);
             }

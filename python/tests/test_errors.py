@@ -161,3 +161,26 @@ def test_gpu_handle_for_a_missing_device_is_an_error():
     with pytest.raises(hipdnn.Error, match="gpu:999") as caught:
         hipdnn.Handle("gpu:999")
     assert caught.value.status.startswith("HIPDNN_STATUS_")
+
+
+def test_scalar_arguments_must_be_numbers_or_tensors():
+    g = hipdnn.Graph(io_data_type=np.float32, compute_data_type=np.float32)
+    X = g.tensor(name="x", dim=[2, 4], data_type=np.float32)
+    S = g.tensor(name="s", dim=[1, 4], data_type=np.float32)
+    with pytest.raises(hipdnn.Error, match="epsilon must be a number or a Tensor, not 'small'"):
+        g.layernorm(X, S, S, epsilon="small")
+    with pytest.raises(hipdnn.Error, match="attn_scale"):
+        g.sdpa(X, X, X, attn_scale=[0.5])
+    with pytest.raises(hipdnn.Error, match="dropout must be"):
+        g.sdpa(X, X, X, dropout=0.1)
+
+
+def test_missing_optional_inputs_are_reported_by_validation(handle):
+    g = hipdnn.Graph(io_data_type=np.float32, intermediate_data_type=np.float32, compute_data_type=np.float32)
+    X = g.tensor(name="x", dim=[2, 3, 4, 4], data_type=np.float32)
+    C = g.tensor(name="c", dim=[1, 3, 1, 1], data_type=np.float32)
+    outputs = g.batchnorm(X, C, C, 1e-5, in_running_mean=C)
+    outputs[0].set_output(True)
+    with pytest.raises(hipdnn.Error, match="PREV_RUNNING_VARIANCE is not set") as caught:
+        g.build(handle)
+    assert caught.value.status == "ATTRIBUTE_NOT_SET"

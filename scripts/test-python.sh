@@ -7,7 +7,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build_dir=$(cd "${1:-$root/build/release}" && pwd)
 venv=${HIPDNN_PYTHON_VENV:-$root/build/pyenv}
 
-# Debian's interpreter: its headers come with python3-dev, which install_deps.sh installs.
+# Debian's interpreter: its headers, venv and pip come with python3-dev, python3-venv and
+# python3-pip, which install_deps.sh installs when they are missing.
+"$root/scripts/install_deps.sh"
 python=/usr/bin/python3
 [[ -x $python ]] || python=$(command -v python3)
 requirements=("scikit-build-core>=0.10" "nanobind>=2.0" pytest)

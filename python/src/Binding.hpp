@@ -2,6 +2,7 @@
 // type conversion from Python objects, and the binding functions each source file defines.
 #pragma once
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -48,8 +49,9 @@ struct Device {
 // Owns one backend handle, bound to one device, until close() or destruction.
 class Handle {
 public:
-    // "cpu", "gpu" (GPU 0) or "gpu:N".
-    explicit Handle(const std::string& device);
+    // "cpu", "gpu" (GPU 0) or "gpu:N"; none: the backend's choice (GPU 0 when one is usable, else
+    // the CPU; HIPDNN_DEVICE overrides).
+    explicit Handle(const std::optional<std::string>& device);
     ~Handle();
     Handle(const Handle&) = delete;
     Handle& operator=(const Handle&) = delete;

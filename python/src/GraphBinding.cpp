@@ -835,6 +835,7 @@ void bindGraph(nb::module_& module) {
         },
         nb::arg("engine"), nb::arg("knobs") = std::unordered_map<std::string, fe::KnobValue>{},
         "One plan on one engine (id or name) with knob settings {knob_id: value}.");
+    // cudnn-frontend passes the handle again to these two; the graph keeps build_operation_graph's.
     graph.def(
         "check_support", [](PyGraph& self, nb::handle) { throwIfBad(self.graph().check_support()); },
         nb::arg("handle") = nb::none());

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -104,7 +105,13 @@ void setPluginPaths(const std::vector<std::string>& paths, const std::string& mo
 
 }  // namespace
 
-Handle::Handle(const std::string& device) : device_(parseDevice(device)) {
+Handle::Handle(const std::optional<std::string>& device) {
+    if (!device) {
+        throwIfBad(hipdnnCreate(&handle_), "hipdnnCreate");
+        throwIfBad(hipdnnGetDevice_ext(handle_, &device_.type, &device_.ordinal), "hipdnnGetDevice_ext");
+        return;
+    }
+    device_ = parseDevice(*device);
     throwIfBad(hipdnnCreateForDevice_ext(&handle_, device_.type, device_.ordinal),
                "hipdnnCreateForDevice_ext(" + deviceName(device_) + ")");
 }
@@ -129,8 +136,9 @@ void Handle::close() {
 
 void bindHandle(nb::module_& module) {
     nb::class_<Handle>(module, "Handle")
-        .def(nb::init<const std::string&>(), nb::arg("device") = "cpu",
-             "A backend handle bound to 'cpu', 'gpu' (GPU 0) or 'gpu:N'; loads the plugins for it.")
+        .def(nb::init<const std::optional<std::string>&>(), nb::arg("device") = nb::none(),
+             "A backend handle bound to 'cpu', 'gpu' (GPU 0) or 'gpu:N' (default: GPU 0 when one is "
+             "usable, else the CPU; HIPDNN_DEVICE overrides); loads the plugins for it.")
         .def_prop_ro("device", [](const Handle& handle) { return deviceName(handle.device()); })
         .def_prop_ro("closed", &Handle::closed)
         .def("close", &Handle::close, "Destroys the backend handle; later use raises hipdnn.Error.")

@@ -155,3 +155,10 @@ def test_plugin_paths_replace_the_plugin_set(handle):
     assert REFERENCE_PLUGIN in paths and set(paths) <= set(PINNED_PLUGINS)
     with pytest.raises(hipdnn.Error, match="'sideways'"):
         hipdnn.set_plugin_paths([], "sideways")
+
+
+def test_default_handle_follows_hipdnn_device(monkeypatch):
+    monkeypatch.setenv("HIPDNN_DEVICE", "cpu")
+    with hipdnn.Handle() as chosen:
+        assert chosen.device == "cpu"
+        assert REFERENCE_PLUGIN in chosen.plugin_paths()

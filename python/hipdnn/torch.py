@@ -1,4 +1,5 @@
-"""Autograd-aware torch functions that run on hipdnn plans.
+"""Autograd-aware torch functions that run on hipdnn plans: layer_norm, conv2d and
+scaled_dot_product_attention.
 
 Each function builds its graphs once per combination of shapes, dtype, device and parameters and
 keeps the built plans in a cache; later calls only execute. Tensors cross through DLPack without
@@ -178,3 +179,62 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1):
     """torch.nn.functional.conv2d (groups=1, NCHW), forward and backward on hipdnn plans."""
     settings = _conv_settings(_pair(padding), _pair(stride), _pair(dilation))
     return _Conv2d.apply(x, weight, bias, settings)
+
+
+def _sdpa_forward(q, k, v, scale, causal):
+    def make_graph(graph):
+        tensors = {name: graph.tensor(name=name, dim=list(t.shape), data_type=t.dtype)
+                   for name, t in (("q", q), ("k", k), ("v", v))}
+        o, stats = graph.sdpa(tensors["q"], tensors["k"], tensors["v"], attn_scale=scale, generate_stats=True,
+                              use_causal_mask=causal)
+        o.set_output(True)
+        stats.set_output(True)
+        tensors.update(o=o, stats=stats)
+        return tensors
+
+    key = ("sdpa", q.dtype, q.device, tuple(q.shape), tuple(k.shape), tuple(v.shape), scale, causal)
+    plan = _plan(key, q.dtype, q.device, make_graph)
+    o = torch.empty(plan[1]["o"].dim, dtype=q.dtype, device=q.device)
+    stats = torch.empty(plan[1]["stats"].dim, dtype=torch.float32, device=q.device)
+    _run(plan, {"q": q, "k": k, "v": v, "o": o, "stats": stats})
+    return o, stats
+
+
+def _sdpa_backward(q, k, v, o, d_o, stats, scale, causal):
+    def make_graph(graph):
+        tensors = {name: graph.tensor(name=name, dim=list(t.shape), data_type=t.dtype)
+                   for name, t in (("q", q), ("k", k), ("v", v), ("o", o), ("d_o", d_o), ("stats", stats))}
+        grads = graph.sdpa_backward(tensors["q"], tensors["k"], tensors["v"], tensors["o"], tensors["d_o"],
+                                    tensors["stats"], attn_scale=scale, use_causal_mask=causal)
+        for name, grad in zip(("dq", "dk", "dv"), grads):
+            grad.set_output(True)
+            tensors[name] = grad
+        return tensors
+
+    key = ("sdpa_backward", q.dtype, q.device, tuple(q.shape), tuple(k.shape), tuple(v.shape), scale, causal)
+    dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
+    _run(_plan(key, q.dtype, q.device, make_graph),
+         {"q": q, "k": k, "v": v, "o": o, "d_o": d_o, "stats": stats, "dq": dq, "dk": dk, "dv": dv})
+    return dq, dk, dv
+
+
+class _ScaledDotProductAttention(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, q, k, v, scale, causal):
+        q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
+        o, stats = _sdpa_forward(q, k, v, scale, causal)
+        ctx.save_for_backward(q, k, v, o, stats)
+        ctx.scale, ctx.causal = scale, causal
+        return o
+
+    @staticmethod
+    def backward(ctx, d_o):
+        q, k, v, o, stats = ctx.saved_tensors
+        dq, dk, dv = _sdpa_backward(q, k, v, o, d_o.contiguous(), stats, ctx.scale, ctx.causal)
+        return dq, dk, dv, None, None
+
+
+def scaled_dot_product_attention(q, k, v, is_causal=False, scale=None):
+    """softmax(q k^T * scale [causal mask]) v for (B, H, S, D) tensors; scale defaults to 1/sqrt(D)."""
+    scale = float(scale) if scale is not None else q.shape[-1] ** -0.5
+    return _ScaledDotProductAttention.apply(q, k, v, scale, bool(is_causal))

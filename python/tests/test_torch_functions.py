@@ -55,3 +55,28 @@ def test_plans_are_cached_per_shape():
     assert len(hipdnn_torch._plans) == 1
     hipdnn_torch.conv2d(torch.randn(2, 2, 5, 5), weight, padding=1)
     assert len(hipdnn_torch._plans) == 2
+
+
+def explicit_attention(q, k, v, scale, causal):
+    scores = q @ k.transpose(-2, -1) * scale
+    if causal:
+        mask = torch.ones(scores.shape[-2:], dtype=torch.bool).triu(1)
+        scores = scores.masked_fill(mask, float("-inf"))
+    return torch.softmax(scores, dim=-1) @ v
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_scaled_dot_product_attention_forward_and_backward_match_torch(causal):
+    torch.manual_seed(2)
+    q = torch.randn(2, 3, 5, 8, requires_grad=True)
+    k = torch.randn(2, 3, 7, 8, requires_grad=True)
+    v = torch.randn(2, 3, 7, 8, requires_grad=True)
+    o = hipdnn_torch.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    expected = explicit_attention(q, k, v, 8 ** -0.5, causal)
+    torch.testing.assert_close(o, expected, rtol=1e-4, atol=1e-5)
+
+    d_o = torch.randn_like(o)
+    grads = torch.autograd.grad(o, (q, k, v), d_o)
+    expected_grads = torch.autograd.grad(expected, (q, k, v), d_o)
+    for grad, expected_grad in zip(grads, expected_grads):
+        torch.testing.assert_close(grad, expected_grad, rtol=1e-4, atol=1e-4)

@@ -146,6 +146,15 @@ void bindHandle(nb::module_& module) {
             "__enter__", [](Handle& handle) -> Handle& { return handle; }, nb::rv_policy::reference)
         .def("__exit__", [](Handle& handle, nb::args) { handle.close(); })
         .def("plugin_paths", &loadedPluginPaths, "Paths of the engine plugins this handle loaded.")
+        .def(
+            "set_stream",
+            [](const Handle& handle, uintptr_t stream) {
+                throwIfBad(hipdnnSetStream(handle.get(), reinterpret_cast<hipdnnStream_t>(stream)),
+                           "hipdnnSetStream");
+            },
+            nb::arg("stream"),
+            "The cudaStream_t (as an integer) GPU plans run on when torch does not give one; CPU "
+            "handles ignore it.")
         .def("__repr__", [](const Handle& handle) {
             return "hipdnn.Handle(device='" + deviceName(handle.device()) + "'" +
                    (handle.closed() ? ", closed)" : ")");

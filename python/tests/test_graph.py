@@ -162,3 +162,13 @@ def test_default_handle_follows_hipdnn_device(monkeypatch):
     with hipdnn.Handle() as chosen:
         assert chosen.device == "cpu"
         assert REFERENCE_PLUGIN in chosen.plugin_paths()
+
+
+def test_cpu_handle_accepts_and_ignores_a_stream(handle, rng):
+    handle.set_stream(0)
+    g, A, B, C = add_graph()
+    g.build(handle)
+    a, b = rng.standard_normal((2, 2, 3), dtype=np.float32)
+    c = np.zeros_like(a)
+    g.execute({A: a, B: b, C: c})
+    np.testing.assert_allclose(c, a + b)

@@ -9,6 +9,7 @@ packages=(
     libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     libdnnl-dev ocl-icd-opencl-dev
+    python3-dev python3-venv python3-pip
 )
 # Optional extras: clang for the libFuzzer target, python3-torch for golden data and the
 # PyTorch side of the benchmarks.

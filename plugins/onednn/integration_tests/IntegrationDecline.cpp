@@ -38,18 +38,6 @@ GraphBuilder conv(fb::DataType type, fb::ConvMode mode = fb::ConvMode::CROSS_COR
     return builder;
 }
 
-bool cpuHasBf16() {
-    try {
-        const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
-        const dnnl::memory::desc data({1, 8}, dnnl::memory::data_type::bf16, dnnl::memory::format_tag::ab);
-        dnnl::eltwise_forward::primitive_desc(
-            {dnnl::prop_kind::forward_inference, dnnl::algorithm::eltwise_relu, data, 0.0F, 0.0F}, engine);
-        return true;
-    } catch (const dnnl::error&) {
-        return false;
-    }
-}
-
 TEST(SmokeDecline, Bfloat16ConvolutionFollowsTheCpu) {
     const auto bytes = conv(fb::DataType::BFLOAT16).build();
     const Applicability verdict = OnednnPlugin::instance().applicability(bytes);

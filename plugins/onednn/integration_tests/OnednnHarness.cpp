@@ -6,9 +6,12 @@
 #include <hipdnn_flatbuffers_sdk/Builders.hpp>
 #include <hipdnn_test_sdk/AllClose.hpp>
 #include <hipdnn_test_sdk/CpuGraphExecutor.hpp>
+#include <hipdnn_test_sdk/ElementAccess.hpp>
 #include <hipdnn_test_sdk/Seed.hpp>
 
 #include <gtest/gtest.h>
+
+#include <oneapi/dnnl/dnnl.hpp>
 
 #include <dlfcn.h>
 
@@ -168,60 +171,78 @@ bool OnednnPlugin::execute(const std::vector<uint8_t>& graph, const std::map<int
     return true;
 }
 
+bool cpuHasBf16() {
+    try {
+        const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+        const dnnl::memory::desc data({1, 8}, dnnl::memory::data_type::bf16, dnnl::memory::format_tag::ab);
+        dnnl::eltwise_forward::primitive_desc(
+            {dnnl::prop_kind::forward_inference, dnnl::algorithm::eltwise_relu, data, 0.0F, 0.0F}, engine);
+        return true;
+    } catch (const dnnl::error&) {
+        return false;
+    }
+}
+
 void expectMatchesReference(const GraphBuilder& builder, hipdnn_test_sdk::ToleranceOp op,
                             const Ranges& ranges, int64_t reductionTerms) {
+    expectMatchesReference(builder,
+                           reductionTerms > 0
+                               ? hipdnn_test_sdk::reductionTolerance(op, fb::DataType::FLOAT,
+                                                                     fb::DataType::FLOAT, reductionTerms, 1.0)
+                               : hipdnn_test_sdk::fixedTolerance(op, fb::DataType::FLOAT),
+                           ranges);
+}
+
+void expectMatchesReference(const GraphBuilder& builder, const hipdnn_test_sdk::Tolerance& tolerance,
+                            const Ranges& ranges) {
     const std::vector<uint8_t> bytes = builder.build();
     const GraphWrapper graph(bytes.data(), bytes.size());
 
     const Applicability verdict = OnednnPlugin::instance().applicability(bytes);
     ASSERT_TRUE(verdict.applicable) << "ONEDNN_ENGINE declined: " << verdict.reasons;
 
-    // Host buffers (float) for every non-virtual, non-scalar tensor; inputs random, outputs NaN.
-    std::unordered_map<int64_t, std::vector<float>> reference;
-    std::unordered_map<int64_t, std::vector<float>> actual;
+    // Host buffers of each tensor's type for every non-virtual, non-scalar tensor; inputs random,
+    // outputs NaN.
+    std::unordered_map<int64_t, std::vector<std::byte>> reference;
+    std::unordered_map<int64_t, std::vector<std::byte>> actual;
     std::mt19937 random(hipdnn_test_sdk::globalTestSeed());
     const auto& inputs = graph.inputUids();
     for (const auto* tensor : *graph.graph().tensors()) {
         if (tensor->virtual_() || tensor->value_type() != fb::TensorValue::NONE) {
             continue;
         }
-        ASSERT_EQ(tensor->data_type(), fb::DataType::FLOAT) << "the harness runs FLOAT graphs";
         const std::vector<int64_t> dims(tensor->dims()->begin(), tensor->dims()->end());
         const std::vector<int64_t> strides(tensor->strides()->begin(), tensor->strides()->end());
-        std::vector<float> values(
-            static_cast<size_t>(hipdnn_data_sdk::utilities::storageElementCount(dims, strides)),
-            std::numeric_limits<float>::quiet_NaN());
-        if (std::find(inputs.begin(), inputs.end(), tensor->uid()) != inputs.end()) {
-            const auto range =
-                ranges.contains(tensor->uid()) ? ranges.at(tensor->uid()) : std::pair{-1.0F, 1.0F};
-            std::uniform_real_distribution<float> distribution(range.first, range.second);
-            for (float& v : values) {
-                v = distribution(random);
-            }
+        const int64_t count = hipdnn_data_sdk::utilities::storageElementCount(dims, strides);
+        std::vector<std::byte> storage(static_cast<size_t>(count) *
+                                       hipdnn_test_sdk::dataTypeSize(tensor->data_type()));
+        const bool isInput = std::find(inputs.begin(), inputs.end(), tensor->uid()) != inputs.end();
+        const auto range = ranges.contains(tensor->uid()) ? ranges.at(tensor->uid()) : std::pair{-1.0F, 1.0F};
+        std::uniform_real_distribution<float> distribution(range.first, range.second);
+        for (int64_t i = 0; i < count; ++i) {
+            hipdnn_test_sdk::writeElement(
+                tensor->data_type(), storage.data(), i,
+                isInput ? distribution(random) : std::numeric_limits<double>::quiet_NaN());
         }
-        reference[tensor->uid()] = values;
-        actual[tensor->uid()] = values;
+        reference[tensor->uid()] = storage;
+        actual[tensor->uid()] = std::move(storage);
     }
     std::unordered_map<int64_t, void*> referencePointers;
     std::map<int64_t, void*> actualPointers;
-    for (auto& [uid, values] : reference) {
-        referencePointers[uid] = values.data();
+    for (auto& [uid, storage] : reference) {
+        referencePointers[uid] = storage.data();
         actualPointers[uid] = actual[uid].data();
     }
     hipdnn_test_sdk::CpuGraphExecutor().execute(graph, referencePointers);
     ASSERT_TRUE(OnednnPlugin::instance().execute(bytes, actualPointers));
 
-    const auto tolerance = reductionTerms > 0
-                               ? hipdnn_test_sdk::reductionTolerance(op, fb::DataType::FLOAT,
-                                                                     fb::DataType::FLOAT, reductionTerms, 1.0)
-                               : hipdnn_test_sdk::fixedTolerance(op, fb::DataType::FLOAT);
     for (int64_t uid : graph.outputUids()) {
         const auto& tensor = graph.tensor(uid);
         const std::vector<int64_t> dims(tensor.dims()->begin(), tensor.dims()->end());
         const std::vector<int64_t> strides(tensor.strides()->begin(), tensor.strides()->end());
-        const hipdnn_test_sdk::ErasedTensorView expected{fb::DataType::FLOAT, reference[uid].data(), dims,
+        const hipdnn_test_sdk::ErasedTensorView expected{tensor.data_type(), reference[uid].data(), dims,
                                                          strides};
-        const hipdnn_test_sdk::ErasedTensorView got{fb::DataType::FLOAT, actual[uid].data(), dims, strides};
+        const hipdnn_test_sdk::ErasedTensorView got{tensor.data_type(), actual[uid].data(), dims, strides};
         const auto report = hipdnn_test_sdk::allClose(expected, got, tolerance);
         EXPECT_TRUE(report.passed) << "output uid " << uid << " '" << tensor.name()->str()
                                    << "': " << report.describe();

@@ -62,6 +62,10 @@ private:
     decltype(&hipdnnEnginePluginDestroyExecutionContext) _destroyContext = nullptr;
 };
 
+/// Whether oneDNN runs bf16 primitives on this CPU (AVX-512 BF16 or AMX; oneDNN 2.6 has no
+/// bf16 implementations elsewhere).
+bool cpuHasBf16();
+
 /// Pointwise parameter sets (the test SDK's options with one family of fields set).
 hipdnn_test_sdk::PointwiseOptions reluClip(float lower, float upper);
 hipdnn_test_sdk::PointwiseOptions leakyRelu(float slope);
@@ -77,5 +81,9 @@ using Ranges = std::map<int64_t, std::pair<float, float>>;
 /// mismatch.
 void expectMatchesReference(const GraphBuilder& builder, hipdnn_test_sdk::ToleranceOp op,
                             const Ranges& ranges = {}, int64_t reductionTerms = 0);
+
+/// The same with the tolerance given (e.g. attentionTolerance).
+void expectMatchesReference(const GraphBuilder& builder, const hipdnn_test_sdk::Tolerance& tolerance,
+                            const Ranges& ranges = {});
 
 }  // namespace onednn_test

@@ -49,6 +49,10 @@ const char* stageKindName(StageKind kind) {
             return "reduction";
         case StageKind::Layernorm:
             return "layernorm";
+        case StageKind::Attention:
+            return "attention";
+        case StageKind::AttentionBackward:
+            return "attention_backward";
         case StageKind::Pooling:
             return "pooling";
     }
@@ -150,6 +154,12 @@ Primary classify(const NodeWrapper& node) {
             decline(node, std::string("pointwise mode ") + fb::EnumNamePointwiseMode(pointwise->operation()) +
                               " has no oneDNN eltwise or binary algorithm");
         }
+        case A::SdpaAttributes:
+            return {StageKind::Attention, node.attributesAs<fb::SdpaAttributes>()->o_tensor_uid(),
+                    FusionScope::None};
+        case A::SdpaBackwardAttributes:
+            return {StageKind::AttentionBackward,
+                    node.attributesAs<fb::SdpaBackwardAttributes>()->dq_tensor_uid(), FusionScope::None};
         case A::RMSNormAttributes:
         case A::RMSNormBackwardAttributes:
             decline(node, "oneDNN 2.6 has no RMS normalization primitive");

@@ -42,6 +42,8 @@ enum class StageKind {
     Reduction,
     Layernorm,
     Pooling,
+    Attention,
+    AttentionBackward,
 };
 
 const char* stageKindName(StageKind kind);

@@ -9,6 +9,7 @@
 #include "MemoryDesc.hpp"
 #include "PoolingPlan.hpp"
 #include "ReductionPlan.hpp"
+#include "SdpaPlan.hpp"
 
 #include <hipdnn_data_sdk/logging/CallbackLogger.hpp>
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
@@ -102,6 +103,10 @@ std::unique_ptr<PlanStep> buildStep(const dnnl::engine& engine, const GraphWrapp
                 return buildLayernormStep(engine, graph, stage);
             case StageKind::Pooling:
                 return buildPoolingStep(engine, graph, stage);
+            case StageKind::Attention:
+                return buildSdpaStep(engine, graph, stage);
+            case StageKind::AttentionBackward:
+                return buildSdpaBackwardStep(engine, graph, stage);
         }
     } catch (const dnnl::error& error) {
         decline(node, explainDnnlError(error, graph, stage));

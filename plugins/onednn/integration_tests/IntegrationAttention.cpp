@@ -45,6 +45,42 @@ std::vector<int64_t> strides(int64_t heads, int64_t seq, int64_t dim, bool bshd)
     return {heads * seq * dim, seq * dim, dim, 1};
 }
 
+// A configuration drawn from `random`: tails of both tiles, one query or key, GQA, both layouts,
+// both causal alignments, bias and stats on or off.
+AttentionCase randomCase(std::mt19937& random) {
+    const auto pick = [&](std::initializer_list<int64_t> values) {
+        return *(values.begin() + std::uniform_int_distribution<size_t>(0, values.size() - 1)(random));
+    };
+    AttentionCase c;
+    c.batch = pick({1, 2});
+    c.kvHeads = pick({1, 2});
+    c.heads = c.kvHeads * pick({1, 2, 4});
+    c.seqQ = pick({1, 3, 17, 64, 260});
+    c.seqKv = pick({1, 5, 64, 130, 520});
+    c.dim = pick({8, 16, 40});
+    c.valueDim = pick({8, c.dim});
+    c.bshd = pick({0, 1}) == 1;
+    c.causal = pick({0, 1}) == 1;
+    c.bottomRight = pick({0, 1}) == 1;
+    c.bias = pick({0, 1}) == 1;
+    c.stats = pick({0, 1}) == 1;
+    c.scale = 1.0F / std::sqrt(static_cast<float>(c.dim));
+    return c;
+}
+
+// The case's options, its bias (when it has one) as tensor `biasUid` added to `builder`.
+hipdnn_test_sdk::SdpaOptions optionsOf(const AttentionCase& c, GraphBuilder& builder, int64_t biasUid) {
+    hipdnn_test_sdk::SdpaOptions options;
+    options.scale = c.scale;
+    options.causal = c.causal && !c.bottomRight;
+    options.causalBottomRight = c.causal && c.bottomRight;
+    if (c.bias) {
+        builder.addTensor(biasUid, "bias", fb::DataType::FLOAT, {1, c.heads, c.seqQ, c.seqKv});
+        options.bias = biasUid;
+    }
+    return options;
+}
+
 GraphBuilder attentionGraph(const AttentionCase& c) {
     GraphBuilder builder("sdpa");
     const auto f = fb::DataType::FLOAT;
@@ -56,14 +92,7 @@ GraphBuilder attentionGraph(const AttentionCase& c) {
                    strides(c.kvHeads, c.seqKv, c.valueDim, c.bshd))
         .addTensor(4, "o", t, {c.batch, c.heads, c.seqQ, c.valueDim},
                    strides(c.heads, c.seqQ, c.valueDim, c.bshd));
-    hipdnn_test_sdk::SdpaOptions options;
-    options.scale = c.scale;
-    options.causal = c.causal && !c.bottomRight;
-    options.causalBottomRight = c.causal && c.bottomRight;
-    if (c.bias) {
-        builder.addTensor(6, "bias", f, {1, c.heads, c.seqQ, c.seqKv});
-        options.bias = 6;
-    }
+    const hipdnn_test_sdk::SdpaOptions options = optionsOf(c, builder, 6);
     if (c.stats) {
         builder.addTensor(5, "stats", f, {c.batch, c.heads, c.seqQ, 1});
     }
@@ -126,25 +155,8 @@ TEST(SmokeAttention, RowsWithoutKeys) {
 
 TEST(SmokeAttention, RandomShapes) {
     std::mt19937 random(hipdnn_test_sdk::globalTestSeed());
-    const auto pick = [&](std::initializer_list<int64_t> values) {
-        return *(values.begin() + std::uniform_int_distribution<size_t>(0, values.size() - 1)(random));
-    };
     for (int trial = 0; trial < 24; ++trial) {
-        AttentionCase c;
-        c.batch = pick({1, 2});
-        c.kvHeads = pick({1, 2});
-        c.heads = c.kvHeads * pick({1, 2, 4});
-        c.seqQ = pick({1, 3, 17, 64, 260});
-        c.seqKv = pick({1, 5, 64, 130, 520});
-        c.dim = pick({8, 16, 40});
-        c.valueDim = pick({8, c.dim});
-        c.bshd = pick({0, 1}) == 1;
-        c.causal = pick({0, 1}) == 1;
-        c.bottomRight = pick({0, 1}) == 1;
-        c.bias = pick({0, 1}) == 1;
-        c.stats = pick({0, 1}) == 1;
-        c.scale = 1.0F / std::sqrt(static_cast<float>(c.dim));
-        expectAttentionMatches(c);
+        expectAttentionMatches(randomCase(random));
     }
 }
 
@@ -192,14 +204,7 @@ GraphBuilder attentionBackwardGraph(const AttentionCase& c) {
         .addTensor(7, "dq", t, {c.batch, c.heads, c.seqQ, c.dim}, q)
         .addTensor(8, "dk", t, {c.batch, c.kvHeads, c.seqKv, c.dim}, kv)
         .addTensor(9, "dv", t, {c.batch, c.kvHeads, c.seqKv, c.valueDim}, v);
-    hipdnn_test_sdk::SdpaOptions options;
-    options.scale = c.scale;
-    options.causal = c.causal && !c.bottomRight;
-    options.causalBottomRight = c.causal && c.bottomRight;
-    if (c.bias) {
-        builder.addTensor(10, "bias", f, {1, c.heads, c.seqQ, c.seqKv});
-        options.bias = 10;
-    }
+    const hipdnn_test_sdk::SdpaOptions options = optionsOf(c, builder, 10);
     builder.addSdpaBackward("sdpa_backward", 1, 2, 3, 4, 5, 6, 7, 8, 9, options);
     return builder;
 }
@@ -243,23 +248,9 @@ TEST(SmokeAttentionBackward, GroupedQueryHeadsInBshd) {
 
 TEST(SmokeAttentionBackward, RandomShapes) {
     std::mt19937 random(hipdnn_test_sdk::globalTestSeed() + 1);
-    const auto pick = [&](std::initializer_list<int64_t> values) {
-        return *(values.begin() + std::uniform_int_distribution<size_t>(0, values.size() - 1)(random));
-    };
     for (int trial = 0; trial < 12; ++trial) {
-        AttentionCase c;
-        c.batch = pick({1, 2});
-        c.kvHeads = pick({1, 2});
-        c.heads = c.kvHeads * pick({1, 2, 4});
-        c.seqQ = pick({1, 3, 17, 64, 260});
-        c.seqKv = pick({1, 5, 64, 130, 520});
-        c.dim = pick({8, 16, 40});
-        c.valueDim = pick({8, c.dim});
-        c.bshd = pick({0, 1}) == 1;
-        c.causal = pick({0, 1}) == 1;
-        c.bottomRight = pick({0, 1}) == 1;
-        c.bias = pick({0, 1}) == 1;
-        c.scale = 1.0F / std::sqrt(static_cast<float>(c.dim));
+        AttentionCase c = randomCase(random);
+        c.stats = false;  // backward always reads them
         expectAttentionBackwardMatches(c);
     }
 }

@@ -126,19 +126,20 @@ void runReference(const std::vector<uint8_t>& graph, std::map<int64_t, HostTenso
 void expectOutputsClose(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
                         const std::map<int64_t, HostTensor>& expected,
                         const std::map<int64_t, HostTensor>& actual, hipdnn_test_sdk::ToleranceOp op,
-                        int64_t reductionTerms) {
+                        int64_t reductionTerms, const std::optional<hipdnn_test_sdk::Tolerance>& tolerance) {
     for (int64_t uid : graph.outputUids()) {
         const HostTensor& reference = expected.at(uid);
         const HostTensor& result = actual.at(uid);
-        const auto tolerance = reductionTerms > 0
-                                   ? hipdnn_test_sdk::reductionTolerance(
-                                         op, reference.type, fb::DataType::FLOAT, reductionTerms, 1.0)
-                                   : hipdnn_test_sdk::fixedTolerance(op, reference.type);
+        const auto outputTolerance = tolerance ? *tolerance
+                                     : reductionTerms > 0
+                                         ? hipdnn_test_sdk::reductionTolerance(
+                                               op, reference.type, fb::DataType::FLOAT, reductionTerms, 1.0)
+                                         : hipdnn_test_sdk::fixedTolerance(op, reference.type);
         const hipdnn_test_sdk::ErasedTensorView want{reference.type, reference.bytes.data(), reference.dims,
                                                      reference.strides};
         const hipdnn_test_sdk::ErasedTensorView got{result.type, result.bytes.data(), result.dims,
                                                     result.strides};
-        const auto report = hipdnn_test_sdk::allClose(want, got, tolerance);
+        const auto report = hipdnn_test_sdk::allClose(want, got, outputTolerance);
         EXPECT_TRUE(report.passed) << "output uid " << uid << " '" << graph.tensor(uid).name()->str()
                                    << "': " << report.describe();
     }
@@ -146,6 +147,13 @@ void expectOutputsClose(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
 
 void expectMatchesReference(const GraphBuilder& builder, hipdnn_test_sdk::ToleranceOp op,
                             const RunOptions& options) {
+    const std::vector<uint8_t> bytes = builder.build();
+    const hipdnn_flatbuffers_sdk::GraphWrapper graph(bytes.data(), bytes.size());
+    expectMatchesReferenceOn(builder, makeHostTensors(graph, options.ranges), op, options);
+}
+
+void expectMatchesReferenceOn(const GraphBuilder& builder, std::map<int64_t, HostTensor> tensors,
+                              hipdnn_test_sdk::ToleranceOp op, const RunOptions& options) {
     GraphBuilder configured = builder;
     if (options.engineId) {
         configured.setPreferredEngineId(*options.engineId);
@@ -153,7 +161,7 @@ void expectMatchesReference(const GraphBuilder& builder, hipdnn_test_sdk::Tolera
     const std::vector<uint8_t> bytes = configured.build();
     const hipdnn_flatbuffers_sdk::GraphWrapper graph(bytes.data(), bytes.size());
 
-    std::map<int64_t, HostTensor> reference = makeHostTensors(graph, options.ranges);
+    std::map<int64_t, HostTensor> reference = std::move(tensors);
     std::map<int64_t, HostTensor> actual = reference;
     ASSERT_NO_FATAL_FAILURE(runReference(bytes, reference));
 
@@ -182,7 +190,7 @@ void expectMatchesReference(const GraphBuilder& builder, hipdnn_test_sdk::Tolera
     for (auto& [uid, host] : actual) {
         device.at(uid).copyToHost(host.bytes.data());
     }
-    expectOutputsClose(graph, reference, actual, op, options.reductionTerms);
+    expectOutputsClose(graph, reference, actual, op, options.reductionTerms, options.tolerance);
 }
 
 // ---- The plugin's own C API ----

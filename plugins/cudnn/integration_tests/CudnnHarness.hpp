@@ -48,6 +48,9 @@ struct RunOptions {
     /// Terms each output element sums (conv: C*R*S, K*R*S or N*P*Q; matmul: K): the tolerance
     /// widens with the length of the reduction (test SDK's reductionTolerance; inputs in [-1, 1]).
     int64_t reductionTerms = 0;
+    /// Replaces the tolerance of `op` for every output (attention's, which widens with its
+    /// sequence lengths).
+    std::optional<hipdnn_test_sdk::Tolerance> tolerance;
 };
 
 /// The backend handles: one GPU handle and one CPU handle, with only the cuDNN and CPU
@@ -78,6 +81,11 @@ private:
 /// tolerance of `op` for each output's data type. Fails the current test on any mismatch.
 void expectMatchesReference(const GraphBuilder& builder, hipdnn_test_sdk::ToleranceOp op,
                             const RunOptions& options = {});
+
+/// expectMatchesReference on given host tensors (every non-virtual tensor of the graph), for
+/// inputs that must be consistent with each other.
+void expectMatchesReferenceOn(const GraphBuilder& builder, std::map<int64_t, HostTensor> tensors,
+                              hipdnn_test_sdk::ToleranceOp op, const RunOptions& options = {});
 
 /// Reference outputs (CPU) for host tensors; used by the plugin-API tests.
 void runReference(const std::vector<uint8_t>& graph, std::map<int64_t, HostTensor>& tensors);
@@ -111,6 +119,7 @@ std::vector<KnobSummary> pluginKnobs(const std::vector<uint8_t>& graph, int64_t 
 void expectOutputsClose(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
                         const std::map<int64_t, HostTensor>& expected,
                         const std::map<int64_t, HostTensor>& actual, hipdnn_test_sdk::ToleranceOp op,
-                        int64_t reductionTerms = 0);
+                        int64_t reductionTerms = 0,
+                        const std::optional<hipdnn_test_sdk::Tolerance>& tolerance = std::nullopt);
 
 }  // namespace cudnn_integration

@@ -15,6 +15,10 @@ bool CudnnEngine::isApplicable(CudnnHandle& handle, const hipdnn_flatbuffers_sdk
         reason = analysis->declineReason();
         return false;
     }
+    if (_deterministic && !analysis->spec().nondeterminism.empty()) {
+        reason = analysis->spec().nondeterminism;
+        return false;
+    }
     // Planning the default configuration is the only reliable test (heuristics may rank
     // configurations that then fail); the plan is cached for createExecutionContext.
     PlanRequest request;
@@ -47,6 +51,7 @@ std::size_t CudnnEngine::workspaceSize(CudnnHandle& handle,
                                        const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
     const std::shared_ptr<GraphAnalysis> analysis = handle.analysis(graph);
     return static_cast<std::size_t>(
+        analysis->spec().internalWorkspaceBytes +
         analysis->plan(handle.cudnn(), planRequestFrom(config, _deterministic))->workspaceSize());
 }
 

@@ -18,7 +18,7 @@ namespace {
 
 // Serialized form: magic, format version, the plan's tensor bindings and cuDNN's JSON.
 constexpr std::string_view kMagic = "HDNNCUDN";
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = 2;
 
 constexpr const char* kLogComponent = "cudnn";
 // Executes with the previous call's pointers before the plan is captured as a CUDA graph: a
@@ -74,59 +74,25 @@ private:
 
 }  // namespace
 
-PlanBindings PlanBindings::fromSpec(const CudnnGraphSpec& spec) {
-    std::set<int64_t> used;
-    for (const OperationSpec& operation : spec.operations) {
-        for (const TensorPort& port : operation.ports) {
-            used.insert(port.uids.begin(), port.uids.end());
-        }
-    }
-    PlanBindings bindings;
-    for (int64_t uid : used) {
-        const TensorSpec& tensor = spec.tensors.at(uid);
-        if (tensor.isVirtual) {
-            continue;
-        }
-        if (tensor.byValue) {
-            bindings.scalars.emplace_back(uid, *tensor.byValue);
-        } else {
-            bindings.deviceUids.push_back(uid);
-        }
-    }
-    return bindings;
-}
-
 CudnnExecutionContext::CudnnExecutionContext(std::shared_ptr<CudnnPlan> plan, PlanBindings bindings,
                                              std::shared_ptr<void> keepAlive)
-    : _plan(std::move(plan)), _bindings(std::move(bindings)), _keepAlive(std::move(keepAlive)) {
-    _uids = _bindings.deviceUids;
-    _pointers.assign(_uids.size(), nullptr);
-    _scalarValues.reserve(_bindings.scalars.size());
-    for (const auto& [uid, value] : _bindings.scalars) {
-        _uids.push_back(uid);
-        _scalarValues.push_back(value);
-    }
-    // cuDNN reads by-value scalars through host pointers; _scalarValues never reallocates again.
-    for (float& value : _scalarValues) {
-        _pointers.push_back(&value);
-    }
-}
+    : _plan(std::move(plan)),
+      _bindings(std::move(bindings)),
+      _keepAlive(std::move(keepAlive)),
+      _arrays(_bindings) {}
 
 void CudnnExecutionContext::execute(hipdnn_plugin_sdk::PluginHandleBase& handle, void* workspace,
                                     const hipdnn_plugin_sdk::DeviceBuffers& buffers) {
     auto& cudnnHandle = static_cast<CudnnHandle&>(handle);
     std::lock_guard lock(_mutex);
-    bool changed = !_variantPack.has_value() || workspace != _variantPackWorkspace;
+    bool changed = _arrays.setWorkspace(workspace) || !_variantPack.has_value();
     for (size_t i = 0; i < _bindings.deviceUids.size(); ++i) {
-        void* pointer = buffers.pointer(_bindings.deviceUids[i]);
-        changed = changed || pointer != _pointers[i];
-        _pointers[i] = pointer;
+        changed = _arrays.setDevice(i, buffers.pointer(_bindings.deviceUids[i])) || changed;
     }
     if (changed) {
         // A finalized variant pack is immutable, so new pointers need a new one.
         _variantPack.reset();
-        _variantPack = makeVariantPack(_uids, _pointers, workspace);
-        _variantPackWorkspace = workspace;
+        _variantPack = _arrays.makePack();
         _replay.reset();
         _callsWithSamePointers = 0;
     } else if (_callsWithSamePointers < kRepeatsBeforeCapture) {
@@ -177,10 +143,17 @@ std::vector<uint8_t> CudnnExecutionContext::serialize() const {
     for (int64_t uid : _bindings.deviceUids) {
         writer.put(uid);
     }
+    writer.put(static_cast<uint64_t>(_bindings.workspaceTensors.size()));
+    for (const WorkspaceTensor& tensor : _bindings.workspaceTensors) {
+        writer.put(tensor.uid);
+        writer.put(tensor.offset);
+    }
+    writer.put(_bindings.internalWorkspaceBytes);
     writer.put(static_cast<uint64_t>(_bindings.scalars.size()));
-    for (const auto& [uid, value] : _bindings.scalars) {
-        writer.put(uid);
-        writer.put(value);
+    for (const HostScalar& scalar : _bindings.scalars) {
+        writer.put(scalar.uid);
+        writer.put(static_cast<int32_t>(scalar.type));
+        writer.put(scalar.value);
     }
     writer.put(static_cast<uint64_t>(json.size()));
     writer.putBytes(json.data(), json.size());
@@ -206,10 +179,37 @@ std::unique_ptr<CudnnExecutionContext> CudnnExecutionContext::deserialize(cudnnH
     for (uint64_t i = 0; i < deviceCount; ++i) {
         bindings.deviceUids.push_back(reader.get<int64_t>());
     }
+    const auto workspaceCount = reader.get<uint64_t>();
+    for (uint64_t i = 0; i < workspaceCount; ++i) {
+        WorkspaceTensor tensor;
+        tensor.uid = reader.get<int64_t>();
+        tensor.offset = reader.get<int64_t>();
+        bindings.workspaceTensors.push_back(tensor);
+    }
+    bindings.internalWorkspaceBytes = reader.get<int64_t>();
+    for (const WorkspaceTensor& tensor : bindings.workspaceTensors) {
+        if (tensor.offset < 0 || tensor.offset >= bindings.internalWorkspaceBytes) {
+            throw hipdnn_plugin_sdk::PluginError(
+                HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+                "serialized cuDNN execution context puts tensor uid " + std::to_string(tensor.uid) +
+                    " at workspace offset " + std::to_string(tensor.offset) + ", outside its " +
+                    std::to_string(bindings.internalWorkspaceBytes) + " internal bytes");
+        }
+    }
     const auto scalarCount = reader.get<uint64_t>();
     for (uint64_t i = 0; i < scalarCount; ++i) {
-        const auto uid = reader.get<int64_t>();
-        bindings.scalars.emplace_back(uid, reader.get<float>());
+        HostScalar scalar;
+        scalar.uid = reader.get<int64_t>();
+        const auto type = static_cast<cudnnDataType_t>(reader.get<int32_t>());
+        if (type != CUDNN_DATA_FLOAT && type != CUDNN_DATA_INT32) {
+            throw hipdnn_plugin_sdk::PluginError(
+                HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+                "serialized cuDNN execution context has a scalar of data type " +
+                    std::to_string(static_cast<int>(type)) + "; only FLOAT and INT32 scalars exist");
+        }
+        scalar.type = type;
+        scalar.value = reader.get<double>();
+        bindings.scalars.push_back(scalar);
     }
     const auto jsonSize = reader.get<uint64_t>();
     const auto* json = reinterpret_cast<const char*>(reader.take(jsonSize));

@@ -8,6 +8,7 @@
 #include "CudaGraphReplay.hpp"
 #include "CudnnEngineConfigs.hpp"
 #include "CudnnGraphSpec.hpp"
+#include "VariantPack.hpp"
 
 #include <hipdnn_plugin_sdk/IExecutionContext.hpp>
 
@@ -20,22 +21,15 @@
 
 namespace hipdnn_cudnn_plugin {
 
-/// The tensors a plan reads and writes: device tensors by uid, and pass-by-value scalars.
-struct PlanBindings {
-    std::vector<int64_t> deviceUids;
-    std::vector<std::pair<int64_t, float>> scalars;
-
-    /// The non-virtual tensors the spec's operations use, in uid order.
-    static PlanBindings fromSpec(const CudnnGraphSpec& spec);
-};
-
 class CudnnExecutionContext final : public hipdnn_plugin_sdk::IExecutionContext {
 public:
     /// `keepAlive` holds whatever the plan's descriptors were built from (may be null).
     CudnnExecutionContext(std::shared_ptr<CudnnPlan> plan, PlanBindings bindings,
                           std::shared_ptr<void> keepAlive);
 
-    std::size_t workspaceSize() const override { return static_cast<std::size_t>(_plan->workspaceSize()); }
+    std::size_t workspaceSize() const override {
+        return static_cast<std::size_t>(_bindings.internalWorkspaceBytes + _plan->workspaceSize());
+    }
     void execute(hipdnn_plugin_sdk::PluginHandleBase& handle, void* workspace,
                  const hipdnn_plugin_sdk::DeviceBuffers& buffers) override;
     std::vector<uint8_t> serialize() const override;
@@ -53,14 +47,9 @@ private:
     PlanBindings _bindings;
     std::shared_ptr<void> _keepAlive;
 
-    // Variant pack arrays: device uids first, then the scalars (whose pointers are fixed).
-    std::vector<int64_t> _uids;
-    std::vector<void*> _pointers;
-    std::vector<float> _scalarValues;
-
     std::mutex _mutex;
+    VariantPackArrays _arrays;
     std::optional<CudnnDescriptor> _variantPack;
-    void* _variantPackWorkspace = nullptr;
 
     CudaGraphReplay _replay;
     int _callsWithSamePointers = 0;

@@ -63,8 +63,12 @@ struct TensorSpec {
     std::vector<int64_t> dims;
     std::vector<int64_t> strides;
     bool isVirtual = false;
-    /// Pass-by-value scalar: the value travels in host memory through the variant pack.
-    std::optional<float> byValue;
+    /// Pass-by-value scalar: the value travels in host memory through the variant pack, as a
+    /// FLOAT or an INT32 (`dataType`).
+    std::optional<double> byValue;
+    /// A real tensor the graph itself needs (not a user buffer): it lives in the workspace at this
+    /// byte offset (cuDNN's fused attention backward reads and writes such intermediates).
+    std::optional<int64_t> workspaceOffset;
 };
 
 /// A descriptor an operation refers to (convolution, pointwise, matmul, reduction descriptor).
@@ -105,6 +109,12 @@ struct OperationSpec {
 struct CudnnGraphSpec {
     std::map<int64_t, TensorSpec> tensors;
     std::vector<OperationSpec> operations;
+    /// Bytes at the start of the workspace that hold the workspace-resident tensors; cuDNN's
+    /// plan workspace follows them.
+    int64_t internalWorkspaceBytes = 0;
+    /// Why every plan of this graph can give results that vary from run to run ("" when none):
+    /// structural nondeterminism that cuDNN's numerical notes do not report.
+    std::string nondeterminism;
 
     /// "node 2 'relu' POINTWISE RELU_FWD; node 3 ..." for decline reasons.
     std::string describeOperations() const;

@@ -51,7 +51,8 @@ bool hasFloatOperands(const CudnnGraphSpec& spec, bool matmulOnly) {
         for (const TensorPort& port : operation.ports) {
             for (int64_t uid : port.uids) {
                 const TensorSpec& tensor = spec.tensors.at(uid);
-                if (math && !tensor.isVirtual && tensor.dataType == CUDNN_DATA_FLOAT) {
+                if (math && !tensor.isVirtual && !tensor.workspaceOffset &&
+                    tensor.dataType == CUDNN_DATA_FLOAT) {
                     return true;
                 }
             }
@@ -84,7 +85,7 @@ std::string PlanRequest::key() const {
 
 GraphAnalysis::GraphAnalysis(cudnnHandle_t handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) {
     try {
-        _spec = translateGraph(graph);
+        _spec = translateGraph(graph, TranslationTarget{cudnnGetVersion()});
         _hasFloatMathOperands = hasFloatOperands(_spec, false);
         _hasFloatMatmulOperands = hasFloatOperands(_spec, true);
         _operationGraph = std::make_unique<CudnnOperationGraph>(handle, _spec);

@@ -6,6 +6,14 @@ namespace hipdnn_cudnn_plugin {
 
 namespace {
 
+std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& dims) {
+    std::vector<int64_t> strides(dims.size(), 1);
+    for (size_t i = dims.size(); i-- > 1;) {
+        strides[i - 1] = strides[i] * std::max<int64_t>(dims[i], 1);
+    }
+    return strides;
+}
+
 std::vector<int64_t> toVector(const flatbuffers::Vector<int64_t>* values) {
     return values == nullptr ? std::vector<int64_t>{} : std::vector<int64_t>(values->begin(), values->end());
 }
@@ -75,7 +83,7 @@ TensorSpec translateTensor(const fb::TensorAttributes& tensor, const RankPolicy&
         if (!value) {
             throw TranslationError(label + ": fp8 pass-by-value scalars are not mapped to cuDNN");
         }
-        spec.byValue = static_cast<float>(*value);
+        spec.byValue = *value;
         // cuDNN reads by-value scalars from host memory in the compute type.
         spec.dataType = CUDNN_DATA_FLOAT;
     } else if (spec.isVirtual) {
@@ -108,8 +116,8 @@ std::string CudnnGraphSpec::describeOperations() const {
 }
 
 TranslationContext::TranslationContext(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
-                                       CudnnGraphSpec& spec)
-    : _graph(graph), _spec(spec) {
+                                       CudnnGraphSpec& spec, TranslationTarget target)
+    : _graph(graph), _spec(spec), _target(target) {
     for (const auto& [uid, tensor] : spec.tensors) {
         _nextVirtualUid = std::max(_nextVirtualUid, uid + 1);
     }
@@ -135,15 +143,66 @@ size_t TranslationContext::declaredRank(int64_t uid) const {
     return _graph.tensor(uid).dims()->size();
 }
 
-int64_t TranslationContext::addVirtualLike(int64_t likeUid, const std::string& suffix) {
-    TensorSpec spec = tensorSpec(likeUid);
+int64_t TranslationContext::addTensorSpec(TensorSpec spec, const std::string& suffix) {
     spec.uid = _nextVirtualUid++;
     spec.name = _nodeName + "::" + suffix;
+    const int64_t uid = spec.uid;
+    _spec.tensors[uid] = std::move(spec);
+    return uid;
+}
+
+int64_t TranslationContext::addVirtualLike(int64_t likeUid, const std::string& suffix) {
+    TensorSpec spec = tensorSpec(likeUid);
     spec.isVirtual = true;
     spec.byValue.reset();
+    spec.workspaceOffset.reset();
     spec.dataType = kComputeType;
-    _spec.tensors[spec.uid] = spec;
-    return spec.uid;
+    return addTensorSpec(std::move(spec), suffix);
+}
+
+int64_t TranslationContext::addVirtual(const std::vector<int64_t>& dims, cudnnDataType_t type,
+                                       const std::string& suffix, std::vector<int64_t> strides) {
+    TensorSpec spec;
+    spec.dataType = type;
+    spec.dims = dims;
+    spec.strides = strides.empty() ? rowMajorStrides(dims) : std::move(strides);
+    spec.isVirtual = true;
+    return addTensorSpec(std::move(spec), suffix);
+}
+
+int64_t TranslationContext::addScalar(double value, cudnnDataType_t type, const std::string& suffix) {
+    TensorSpec spec;
+    spec.dataType = type;
+    // Every tensor of the spec has the graph's rank already.
+    const size_t rank = _spec.tensors.empty() ? 1 : _spec.tensors.begin()->second.dims.size();
+    spec.dims.assign(rank, 1);
+    spec.strides.assign(rank, 1);
+    spec.byValue = value;
+    return addTensorSpec(std::move(spec), suffix);
+}
+
+int64_t TranslationContext::addWorkspaceTensor(const std::vector<int64_t>& dims, cudnnDataType_t type,
+                                               const std::string& suffix) {
+    // Each tensor starts on a 256-byte boundary, as cudaMalloc's do.
+    constexpr int64_t kAlignment = 256;
+    TensorSpec spec;
+    spec.dataType = type;
+    spec.dims = dims;
+    spec.strides = rowMajorStrides(dims);
+    spec.workspaceOffset = _spec.internalWorkspaceBytes;
+    int64_t elements = 1;
+    for (int64_t dim : dims) {
+        elements *= dim;
+    }
+    const int64_t bytes = static_cast<int64_t>(cudnnStorageBytes(type, static_cast<size_t>(elements)));
+    _spec.internalWorkspaceBytes += (bytes + kAlignment - 1) / kAlignment * kAlignment;
+    return addTensorSpec(std::move(spec), suffix);
+}
+
+void TranslationContext::swapDims(int64_t uid, size_t first, size_t second) {
+    TensorSpec& spec = _spec.tensors.at(uid);
+    std::swap(spec.dims.at(first), spec.dims.at(second));
+    std::swap(spec.strides.at(first), spec.strides.at(second));
 }
 
 OperationSpec& TranslationContext::addOperation(cudnnBackendDescriptorType_t type, std::string label) {
@@ -159,13 +218,14 @@ void TranslationContext::fail(const std::string& problem) const {
     throw TranslationError("node " + std::to_string(_nodeIndex) + " '" + _nodeName + "': " + problem);
 }
 
-CudnnGraphSpec translateGraph(const hipdnn_flatbuffers_sdk::GraphWrapper& graph) {
+CudnnGraphSpec translateGraph(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
+                              const TranslationTarget& target) {
     CudnnGraphSpec spec;
     const RankPolicy policy = rankPolicy(graph);
     for (const auto* tensor : *graph.graph().tensors()) {
         spec.tensors[tensor->uid()] = translateTensor(*tensor, policy);
     }
-    TranslationContext context(graph, spec);
+    TranslationContext context(graph, spec, target);
     if (graph.nodeCount() == 0) {
         throw TranslationError("the graph has no nodes");
     }
@@ -212,6 +272,12 @@ CudnnGraphSpec translateGraph(const hipdnn_flatbuffers_sdk::GraphWrapper& graph)
                 break;
             case fb::NodeAttributes::RMSNormBackwardAttributes:
                 translateRmsNormBackward(context, *node.attributesAs<fb::RMSNormBackwardAttributes>());
+                break;
+            case fb::NodeAttributes::SdpaAttributes:
+                translateSdpa(context, *node.attributesAs<fb::SdpaAttributes>());
+                break;
+            case fb::NodeAttributes::SdpaBackwardAttributes:
+                translateSdpaBackward(context, *node.attributesAs<fb::SdpaBackwardAttributes>());
                 break;
             default:
                 context.fail(std::string(node.typeName()) + " is not mapped to the cuDNN graph API");

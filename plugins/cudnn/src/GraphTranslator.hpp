@@ -12,12 +12,24 @@
 
 namespace hipdnn_cudnn_plugin {
 
-CudnnGraphSpec translateGraph(const hipdnn_flatbuffers_sdk::GraphWrapper& graph);
+/// The cuDNN a translation is for: some graphs are spelled differently per release.
+struct TranslationTarget {
+    /// cudnnGetVersion() of the library that will run the graph (default: the headers').
+    size_t cudnnVersion = CUDNN_VERSION;
+};
+
+CudnnGraphSpec translateGraph(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
+                              const TranslationTarget& target = {});
 
 /// What the per-operation translations (ConvTranslation.cpp, ...) build with.
 class TranslationContext {
 public:
-    TranslationContext(const hipdnn_flatbuffers_sdk::GraphWrapper& graph, CudnnGraphSpec& spec);
+    TranslationContext(const hipdnn_flatbuffers_sdk::GraphWrapper& graph, CudnnGraphSpec& spec,
+                       TranslationTarget target = {});
+
+    const TranslationTarget& target() const noexcept { return _target; }
+    /// Number of nodes of the graph being translated.
+    size_t nodeCount() const { return _graph.nodeCount(); }
 
     void beginNode(int64_t index, std::string name);
 
@@ -29,6 +41,19 @@ public:
 
     /// A new FLOAT virtual tensor shaped like `likeUid`, for intermediates of decompositions.
     int64_t addVirtualLike(int64_t likeUid, const std::string& suffix);
+    /// A new virtual tensor of `dims` (row-major unless `strides` are given) and `type`.
+    int64_t addVirtual(const std::vector<int64_t>& dims, cudnnDataType_t type, const std::string& suffix,
+                       std::vector<int64_t> strides = {});
+    /// A new pass-by-value scalar, dims all 1 at the graph's rank, FLOAT or INT32.
+    int64_t addScalar(double value, cudnnDataType_t type, const std::string& suffix);
+    /// A new dense row-major tensor that lives in the workspace (CudnnGraphSpec::workspaceOffset).
+    int64_t addWorkspaceTensor(const std::vector<int64_t>& dims, cudnnDataType_t type,
+                               const std::string& suffix);
+    /// Describes the user tensor `uid` to cuDNN as its view with dims (and strides) `first` and
+    /// `second` swapped: the same memory read transposed.
+    void swapDims(int64_t uid, size_t first, size_t second);
+    /// Records structural nondeterminism of the graph (CudnnGraphSpec::nondeterminism).
+    void setNondeterminism(std::string reason) { _spec.nondeterminism = std::move(reason); }
 
     OperationSpec& addOperation(cudnnBackendDescriptorType_t type, std::string label);
 
@@ -40,8 +65,11 @@ public:
     static constexpr cudnnDataType_t kComputeType = CUDNN_DATA_FLOAT;
 
 private:
+    int64_t addTensorSpec(TensorSpec spec, const std::string& suffix);
+
     const hipdnn_flatbuffers_sdk::GraphWrapper& _graph;
     CudnnGraphSpec& _spec;
+    TranslationTarget _target;
     int64_t _nodeIndex = -1;
     std::string _nodeName;
     int64_t _nextVirtualUid = 0;
@@ -64,9 +92,28 @@ void translateBatchnormBackward(TranslationContext& context,
 void translateLayernorm(TranslationContext& context, const fb::LayernormAttributes& attributes);
 void translateRmsNorm(TranslationContext& context, const fb::RMSNormAttributes& attributes);
 void translateRmsNormBackward(TranslationContext& context, const fb::RMSNormBackwardAttributes& attributes);
+void translateSdpa(TranslationContext& context, const fb::SdpaAttributes& attributes);
+void translateSdpaBackward(TranslationContext& context, const fb::SdpaBackwardAttributes& attributes);
+
+/// What a decomposition's pointwise operation may set beyond its mode and x, b, y ports.
+struct PointwiseOptions {
+    /// The third input (BINARY_SELECT's mask).
+    std::optional<int64_t> t;
+    /// CUDNN_ATTR_POINTWISE_MATH_PREC: comparisons and logic compute in BOOLEAN, index
+    /// arithmetic in INT32.
+    cudnnDataType_t mathPrecision = TranslationContext::kComputeType;
+    /// CUDNN_ATTR_POINTWISE_AXIS (GEN_INDEX).
+    std::optional<int64_t> axis;
+};
 
 /// One binary/unary pointwise operation (used by decompositions too).
 void addPointwiseOperation(TranslationContext& context, cudnnPointwiseMode_t mode, const std::string& label,
-                           int64_t x, std::optional<int64_t> b, int64_t y);
+                           int64_t x, std::optional<int64_t> b, int64_t y,
+                           const PointwiseOptions& options = {});
+/// One matmul c = a x b with float accumulation (used by decompositions too).
+void addMatmulOperation(TranslationContext& context, int64_t a, int64_t b, int64_t c);
+/// One reduction of x into y over the dims where y is 1 (used by decompositions too).
+void addReductionOperation(TranslationContext& context, cudnnReduceTensorOp_t mode, const std::string& label,
+                           int64_t x, int64_t y);
 
 }  // namespace hipdnn_cudnn_plugin

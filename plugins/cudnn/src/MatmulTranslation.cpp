@@ -4,10 +4,7 @@
 
 namespace hipdnn_cudnn_plugin {
 
-void translateMatmul(TranslationContext& context, const fb::MatmulAttributes& attributes) {
-    const int64_t a = context.tensor(attributes.a_tensor_uid(), "a");
-    const int64_t b = context.tensor(attributes.b_tensor_uid(), "b");
-    const int64_t c = context.tensor(attributes.c_tensor_uid(), "c");
+void addMatmulOperation(TranslationContext& context, int64_t a, int64_t b, int64_t c) {
     OperationSpec& operation = context.addOperation(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR, "MATMUL");
     operation.ports = {{CUDNN_ATTR_OPERATION_MATMUL_ADESC, {a}},
                        {CUDNN_ATTR_OPERATION_MATMUL_BDESC, {b}},
@@ -19,25 +16,35 @@ void translateMatmul(TranslationContext& context, const fb::MatmulAttributes& at
     operation.subDescriptorAttribute = CUDNN_ATTR_OPERATION_MATMUL_DESC;
 }
 
+void translateMatmul(TranslationContext& context, const fb::MatmulAttributes& attributes) {
+    addMatmulOperation(context, context.tensor(attributes.a_tensor_uid(), "a"),
+                       context.tensor(attributes.b_tensor_uid(), "b"),
+                       context.tensor(attributes.c_tensor_uid(), "c"));
+}
+
+void addReductionOperation(TranslationContext& context, cudnnReduceTensorOp_t mode, const std::string& label,
+                           int64_t x, int64_t y) {
+    OperationSpec& operation =
+        context.addOperation(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR, "REDUCTION " + label);
+    operation.ports = {{CUDNN_ATTR_OPERATION_REDUCTION_XDESC, {x}},
+                       {CUDNN_ATTR_OPERATION_REDUCTION_YDESC, {y}}};
+    SubDescriptorSpec descriptor{CUDNN_BACKEND_REDUCTION_DESCRIPTOR, {}};
+    descriptor.attributes.push_back(
+        Attribute::scalar(CUDNN_ATTR_REDUCTION_OPERATOR, CUDNN_TYPE_REDUCTION_OPERATOR_TYPE, mode));
+    descriptor.attributes.push_back(Attribute::scalar(CUDNN_ATTR_REDUCTION_COMP_TYPE, CUDNN_TYPE_DATA_TYPE,
+                                                      TranslationContext::kComputeType));
+    operation.subDescriptor = std::move(descriptor);
+    operation.subDescriptorAttribute = CUDNN_ATTR_OPERATION_REDUCTION_DESC;
+}
+
 void translateReduction(TranslationContext& context, const fb::ReductionAttributes& attributes) {
     const std::optional<cudnnReduceTensorOp_t> mode = toCudnnReductionOp(attributes.mode());
     if (!mode) {
         context.fail("reduction mode is NOT_SET");
     }
-    const int64_t in = context.tensor(attributes.in_tensor_uid(), "in");
-    const int64_t out = context.tensor(attributes.out_tensor_uid(), "out");
-    OperationSpec& operation =
-        context.addOperation(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR,
-                             std::string("REDUCTION ") + fb::EnumNameReductionMode(attributes.mode()));
-    operation.ports = {{CUDNN_ATTR_OPERATION_REDUCTION_XDESC, {in}},
-                       {CUDNN_ATTR_OPERATION_REDUCTION_YDESC, {out}}};
-    SubDescriptorSpec descriptor{CUDNN_BACKEND_REDUCTION_DESCRIPTOR, {}};
-    descriptor.attributes.push_back(
-        Attribute::scalar(CUDNN_ATTR_REDUCTION_OPERATOR, CUDNN_TYPE_REDUCTION_OPERATOR_TYPE, *mode));
-    descriptor.attributes.push_back(Attribute::scalar(CUDNN_ATTR_REDUCTION_COMP_TYPE, CUDNN_TYPE_DATA_TYPE,
-                                                      TranslationContext::kComputeType));
-    operation.subDescriptor = std::move(descriptor);
-    operation.subDescriptorAttribute = CUDNN_ATTR_OPERATION_REDUCTION_DESC;
+    addReductionOperation(context, *mode, fb::EnumNameReductionMode(attributes.mode()),
+                          context.tensor(attributes.in_tensor_uid(), "in"),
+                          context.tensor(attributes.out_tensor_uid(), "out"));
 }
 
 }  // namespace hipdnn_cudnn_plugin

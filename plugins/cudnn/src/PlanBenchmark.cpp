@@ -79,29 +79,21 @@ size_t storageElements(const TensorSpec& tensor) {
 std::vector<double> timePlans(cudnnHandle_t cudnn, const CudnnGraphSpec& spec,
                               const std::vector<std::shared_ptr<CudnnPlan>>& plans) {
     const PlanBindings bindings = PlanBindings::fromSpec(spec);
+    VariantPackArrays arrays(bindings);
     std::vector<std::unique_ptr<ScratchBuffer>> tensors;
-    std::vector<int64_t> uids;
-    std::vector<void*> pointers;
-    for (int64_t uid : bindings.deviceUids) {
-        const TensorSpec& tensor = spec.tensors.at(uid);
+    for (size_t i = 0; i < bindings.deviceUids.size(); ++i) {
+        const TensorSpec& tensor = spec.tensors.at(bindings.deviceUids[i]);
         tensors.push_back(
             std::make_unique<ScratchBuffer>(cudnnStorageBytes(tensor.dataType, storageElements(tensor))));
-        uids.push_back(uid);
-        pointers.push_back(tensors.back()->data());
-    }
-    std::vector<float> scalars;
-    scalars.reserve(bindings.scalars.size());
-    for (const auto& [uid, value] : bindings.scalars) {
-        uids.push_back(uid);
-        scalars.push_back(value);
-        pointers.push_back(&scalars.back());
+        arrays.setDevice(i, tensors.back()->data());
     }
     int64_t workspaceBytes = 0;
     for (const auto& plan : plans) {
         workspaceBytes = std::max(workspaceBytes, plan->workspaceSize());
     }
-    const ScratchBuffer workspace(static_cast<size_t>(workspaceBytes));
-    const CudnnDescriptor pack = makeVariantPack(uids, pointers, workspace.data());
+    const ScratchBuffer workspace(static_cast<size_t>(bindings.internalWorkspaceBytes + workspaceBytes));
+    arrays.setWorkspace(workspace.data());
+    const CudnnDescriptor pack = arrays.makePack();
 
     cudaStream_t stream = nullptr;
     checkCudnn(cudnnGetStream(cudnn, &stream), "cudnnGetStream");

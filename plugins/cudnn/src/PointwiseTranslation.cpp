@@ -7,12 +7,13 @@ namespace hipdnn_cudnn_plugin {
 
 namespace {
 
-SubDescriptorSpec pointwiseDescriptor(cudnnPointwiseMode_t mode) {
+SubDescriptorSpec pointwiseDescriptor(cudnnPointwiseMode_t mode,
+                                      cudnnDataType_t mathPrecision = TranslationContext::kComputeType) {
     SubDescriptorSpec descriptor{CUDNN_BACKEND_POINTWISE_DESCRIPTOR, {}};
     descriptor.attributes.push_back(
         Attribute::scalar(CUDNN_ATTR_POINTWISE_MODE, CUDNN_TYPE_POINTWISE_MODE, mode));
-    descriptor.attributes.push_back(Attribute::scalar(CUDNN_ATTR_POINTWISE_MATH_PREC, CUDNN_TYPE_DATA_TYPE,
-                                                      TranslationContext::kComputeType));
+    descriptor.attributes.push_back(
+        Attribute::scalar(CUDNN_ATTR_POINTWISE_MATH_PREC, CUDNN_TYPE_DATA_TYPE, mathPrecision));
     return descriptor;
 }
 
@@ -26,15 +27,22 @@ void addFloatParameter(SubDescriptorSpec& descriptor, cudnnBackendAttributeName_
 }  // namespace
 
 void addPointwiseOperation(TranslationContext& context, cudnnPointwiseMode_t mode, const std::string& label,
-                           int64_t x, std::optional<int64_t> b, int64_t y) {
+                           int64_t x, std::optional<int64_t> b, int64_t y, const PointwiseOptions& options) {
     OperationSpec& operation =
         context.addOperation(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, "POINTWISE " + label);
     operation.ports.push_back({CUDNN_ATTR_OPERATION_POINTWISE_XDESC, {x}});
     if (b) {
         operation.ports.push_back({CUDNN_ATTR_OPERATION_POINTWISE_BDESC, {*b}});
     }
+    if (options.t) {
+        operation.ports.push_back({CUDNN_ATTR_OPERATION_POINTWISE_TDESC, {*options.t}});
+    }
     operation.ports.push_back({CUDNN_ATTR_OPERATION_POINTWISE_YDESC, {y}});
-    operation.subDescriptor = pointwiseDescriptor(mode);
+    operation.subDescriptor = pointwiseDescriptor(mode, options.mathPrecision);
+    if (options.axis) {
+        operation.subDescriptor->attributes.push_back(
+            Attribute::scalar(CUDNN_ATTR_POINTWISE_AXIS, CUDNN_TYPE_INT64, *options.axis));
+    }
     operation.subDescriptorAttribute = CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR;
 }
 

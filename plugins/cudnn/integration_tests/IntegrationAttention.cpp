@@ -1,0 +1,261 @@
+// Attention forward and backward on CUDNN_ENGINE (cuDNN's fused flash attention) against the CPU
+// reference: bf16 and fp16, BHSD and BSHD, grouped- and multi-query heads, causal top-left and
+// bottom-right, an additive bias, a scale, the statistics; random shapes; what it declines and
+// why; a backward plan rebuilt from its serialized bytes.
+#include "CudnnHarness.hpp"
+
+#include <hipdnn_test_sdk/AttentionGraphs.hpp>
+#include <hipdnn_test_sdk/Seed.hpp>
+#include <hipdnn_test_sdk/SkipIfNoDevice.hpp>
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace cudnn_integration {
+namespace {
+
+using hipdnn_test_sdk::attentionBackwardGraph;
+using hipdnn_test_sdk::AttentionCase;
+using hipdnn_test_sdk::attentionGraph;
+using hipdnn_test_sdk::ToleranceOp;
+
+AttentionCase llmCase(fb::DataType type) {
+    AttentionCase c;
+    c.type = type;
+    c.batch = 2;
+    c.heads = 4;
+    c.kvHeads = 4;
+    c.seqQ = 200;
+    c.seqKv = 320;
+    c.dim = 64;
+    c.valueDim = 64;
+    c.scale = 0.125F;
+    return c;
+}
+
+// cuDNN declines a bottom-right mask with more queries than keys (rows without keys).
+bool cudnnDeclines(const AttentionCase& c) {
+    return c.causal && c.bottomRight && c.seqQ > c.seqKv;
+}
+
+void expectForwardMatches(const AttentionCase& c) {
+    SCOPED_TRACE(c.describe());
+    const GraphBuilder graph = attentionGraph(c);
+    if (cudnnDeclines(c)) {
+        const auto [ranked, declined] = Backend::instance().gpuHeuristics(graph.build());
+        EXPECT_TRUE(ranked.empty());
+        EXPECT_NE(declined.find("rows without keys"), std::string::npos) << declined;
+        return;
+    }
+    RunOptions options;
+    options.tolerance = hipdnn_test_sdk::attentionForwardTolerance(c);
+    expectMatchesReference(graph, ToleranceOp::Sdpa, options);
+}
+
+// Backward inputs as training has them: O and the statistics from the reference forward pass on
+// the same Q, K, V and bias (random ones make softmax rows that do not sum to 1, whose gradients
+// cancel far beyond the io type's precision), dO random.
+std::map<int64_t, HostTensor> backwardInputs(const AttentionCase& c) {
+    AttentionCase forward = c;
+    forward.stats = true;
+    const std::vector<uint8_t> forwardBytes = attentionGraph(forward).build();
+    const hipdnn_flatbuffers_sdk::GraphWrapper forwardGraph(forwardBytes.data(), forwardBytes.size());
+    std::map<int64_t, HostTensor> computed = makeHostTensors(forwardGraph);
+    runReference(forwardBytes, computed);
+
+    const std::vector<uint8_t> bytes = attentionBackwardGraph(c).build();
+    const hipdnn_flatbuffers_sdk::GraphWrapper graph(bytes.data(), bytes.size());
+    std::map<int64_t, HostTensor> tensors = makeHostTensors(graph);
+    // Forward uids q 1, k 2, v 3, o 4, stats 5, bias 6; backward q 1, k 2, v 3, o 4, stats 6, bias 10.
+    for (const auto& [backwardUid, forwardUid] : {std::pair{1, 1}, std::pair{2, 2}, std::pair{3, 3},
+                                                  std::pair{4, 4}, std::pair{6, 5}, std::pair{10, 6}}) {
+        if (tensors.contains(backwardUid)) {
+            tensors.at(backwardUid) = computed.at(forwardUid);
+        }
+    }
+    return tensors;
+}
+
+void expectBackwardMatches(const AttentionCase& c) {
+    SCOPED_TRACE(c.describe() + " backward");
+    const GraphBuilder graph = attentionBackwardGraph(c);
+    if (cudnnDeclines(c)) {
+        const auto [ranked, declined] = Backend::instance().gpuHeuristics(graph.build());
+        EXPECT_TRUE(ranked.empty());
+        EXPECT_NE(declined.find("rows without keys"), std::string::npos) << declined;
+        return;
+    }
+    RunOptions options;
+    options.tolerance = hipdnn_test_sdk::attentionBackwardTolerance(c);
+    expectMatchesReferenceOn(graph, backwardInputs(c), ToleranceOp::SdpaBackward, options);
+}
+
+TEST(SmokeAttention, ForwardVariants) {
+    SKIP_IF_NO_DEVICE();
+    for (const fb::DataType type : {fb::DataType::BFLOAT16, fb::DataType::HALF}) {
+        AttentionCase c = llmCase(type);
+        expectForwardMatches(c);  // the unified operation
+        c.stats = true;
+        expectForwardMatches(c);
+        c.causal = true;
+        expectForwardMatches(c);
+        c.bottomRight = true;
+        expectForwardMatches(c);
+        c.causal = false;
+        c.bias = true;
+        expectForwardMatches(c);
+    }
+}
+
+TEST(SmokeAttention, GroupedQueryHeadsInBshd) {
+    SKIP_IF_NO_DEVICE();
+    AttentionCase c = llmCase(fb::DataType::BFLOAT16);
+    c.heads = 8;
+    c.kvHeads = 2;
+    c.bshd = true;
+    c.stats = true;
+    expectForwardMatches(c);
+    c.kvHeads = 1;  // multi-query
+    c.causal = true;
+    expectForwardMatches(c);
+}
+
+// Multi-query heads in BSHD, fp16, bottom-right alignment, with and without statistics, at every
+// head-dim size class.
+TEST(SmokeAttention, BottomRightAcrossHeadDims) {
+    SKIP_IF_NO_DEVICE();
+    for (const int64_t dim : {8, 16, 32, 64, 128}) {
+        AttentionCase c = llmCase(fb::DataType::HALF);
+        c.batch = 2;
+        c.heads = 2;
+        c.kvHeads = 1;
+        c.seqQ = 64;
+        c.seqKv = 520;
+        c.dim = dim;
+        c.valueDim = dim;
+        c.bshd = true;
+        c.causal = true;
+        c.bottomRight = true;
+        expectForwardMatches(c);
+        c.stats = true;
+        expectForwardMatches(c);
+    }
+}
+
+TEST(SmokeAttention, RandomShapes) {
+    SKIP_IF_NO_DEVICE();
+    std::mt19937 random(hipdnn_test_sdk::globalTestSeed());
+    hipdnn_test_sdk::AttentionCaseSpace space;
+    space.dims = {8, 16, 64, 128};
+    for (int trial = 0; trial < 24; ++trial) {
+        AttentionCase c = hipdnn_test_sdk::randomAttentionCase(random, space);
+        c.type = trial % 2 == 0 ? fb::DataType::BFLOAT16 : fb::DataType::HALF;
+        expectForwardMatches(c);
+    }
+}
+
+TEST(SmokeAttentionBackward, Variants) {
+    SKIP_IF_NO_DEVICE();
+    for (const fb::DataType type : {fb::DataType::BFLOAT16, fb::DataType::HALF}) {
+        AttentionCase c = llmCase(type);
+        expectBackwardMatches(c);
+        c.causal = true;
+        expectBackwardMatches(c);
+        c.bottomRight = true;
+        expectBackwardMatches(c);
+        c.causal = false;
+        c.bias = true;
+        expectBackwardMatches(c);
+    }
+}
+
+TEST(SmokeAttentionBackward, GroupedQueryHeadsInBshd) {
+    SKIP_IF_NO_DEVICE();
+    AttentionCase c = llmCase(fb::DataType::BFLOAT16);
+    c.heads = 8;
+    c.kvHeads = 2;
+    c.bshd = true;
+    c.causal = true;
+    expectBackwardMatches(c);
+    c.kvHeads = 1;
+    expectBackwardMatches(c);
+}
+
+TEST(SmokeAttentionBackward, RandomShapes) {
+    SKIP_IF_NO_DEVICE();
+    std::mt19937 random(hipdnn_test_sdk::globalTestSeed() + 1);
+    hipdnn_test_sdk::AttentionCaseSpace space;
+    space.seqQ = {17, 64, 130, 260};
+    space.seqKv = {5, 64, 130, 520};
+    space.dims = {8, 16, 64, 128};
+    for (int trial = 0; trial < 16; ++trial) {
+        AttentionCase c = hipdnn_test_sdk::randomAttentionCase(random, space);
+        c.type = trial % 2 == 0 ? fb::DataType::BFLOAT16 : fb::DataType::HALF;
+        c.stats = false;  // backward always reads them
+        expectBackwardMatches(c);
+    }
+}
+
+TEST(SmokeAttentionBackward, DeterministicEngineDeclinesTheAtomicAccumulation) {
+    SKIP_IF_NO_DEVICE();
+    const auto [ranked, declined] =
+        Backend::instance().gpuHeuristics(attentionBackwardGraph(llmCase(fb::DataType::BFLOAT16)).build());
+    EXPECT_FALSE(ranked.empty());
+    EXPECT_NE(
+        declined.find("CUDNN_ENGINE_DETERMINISTIC\tcudnn\tcuDNN's fused attention backward accumulates dQ "
+                      "with atomic additions"),
+        std::string::npos)
+        << declined;
+}
+
+TEST(SmokeAttention, DeclinesFloatWithTheReason) {
+    SKIP_IF_NO_DEVICE();
+    AttentionCase c = llmCase(fb::DataType::FLOAT);
+    const auto [ranked, declined] = Backend::instance().gpuHeuristics(attentionGraph(c).build());
+    EXPECT_TRUE(ranked.empty());
+    EXPECT_NE(declined.find("q has data type FLOAT; cuDNN's fused attention runs HALF and BFLOAT16"),
+              std::string::npos)
+        << declined;
+}
+
+// The workspace-resident tensors (softmax_sum, the dQ accumulator) travel in the serialized plan.
+TEST(SmokeAttentionBackward, PlanRebuiltFromItsBytesMatches) {
+    SKIP_IF_NO_DEVICE();
+    AttentionCase c = llmCase(fb::DataType::BFLOAT16);
+    c.causal = true;
+    const std::vector<uint8_t> bytes = attentionBackwardGraph(c).build();
+    const hipdnn_flatbuffers_sdk::GraphWrapper graph(bytes.data(), bytes.size());
+    std::map<int64_t, HostTensor> reference = backwardInputs(c);
+    std::map<int64_t, HostTensor> actual = reference;
+    ASSERT_NO_FATAL_FAILURE(runReference(bytes, reference));
+    PluginRun run;
+    run.roundTripSerialization = true;
+    ASSERT_NO_FATAL_FAILURE(runThroughPlugin(bytes, actual, run));
+    expectOutputsClose(graph, reference, actual, ToleranceOp::SdpaBackward, 0,
+                       hipdnn_test_sdk::attentionBackwardTolerance(c));
+}
+
+// LLM shapes: head dim 128, 1024 tokens, grouped heads 8:1.
+TEST(FullAttention, LongSequencesWithGroupedHeads) {
+    SKIP_IF_NO_DEVICE();
+    AttentionCase c = llmCase(fb::DataType::BFLOAT16);
+    c.batch = 1;
+    c.heads = 8;
+    c.kvHeads = 1;
+    c.seqQ = 1024;
+    c.seqKv = 1024;
+    c.dim = 128;
+    c.valueDim = 128;
+    c.scale = 0.088F;
+    c.causal = true;
+    c.stats = true;
+    expectForwardMatches(c);
+    expectBackwardMatches(c);
+    c.causal = false;
+    expectForwardMatches(c);
+    expectBackwardMatches(c);
+}
+
+}  // namespace
+}  // namespace cudnn_integration

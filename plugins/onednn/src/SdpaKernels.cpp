@@ -78,8 +78,8 @@ float expSumScalar(const float* s, int64_t n, float shift, void* p, bool bf16) {
 }
 
 void softmaxGradientScalar(const float* s, const float* dP, int64_t n, int64_t limit, float scale,
-                           const float* bias, int64_t biasStride, float stats, float delta, void* p,
-                           void* dS, bool bf16) {
+                           const float* bias, int64_t biasStride, float stats, float delta, void* p, void* dS,
+                           bool bf16) {
     for (int64_t j = 0; j < n; ++j) {
         float value = 0.0F;
         if (j < limit) {
@@ -204,8 +204,8 @@ HIPDNN_SDPA_TARGET float expSumVector(const float* s, int64_t n, float shift, vo
 }
 
 HIPDNN_SDPA_TARGET void softmaxGradientVector(const float* s, const float* dP, int64_t n, int64_t limit,
-                                              float scale, const float* bias, int64_t biasStride,
-                                              float stats, float delta, void* p, void* dS, bool bf16) {
+                                              float scale, const float* bias, int64_t biasStride, float stats,
+                                              float delta, void* p, void* dS, bool bf16) {
     const __m512 scales = _mm512_set1_ps(scale);
     const __m512 statsV = _mm512_set1_ps(stats);
     const __m512 deltaV = _mm512_set1_ps(delta);
@@ -225,9 +225,8 @@ HIPDNN_SDPA_TARGET void softmaxGradientVector(const float* s, const float* dP, i
             }
         }
         const __m512 value = _mm512_maskz_mov_ps(visible, exp512(_mm512_sub_ps(x, statsV)));
-        const __m512 gradient =
-            _mm512_mul_ps(_mm512_mul_ps(value, _mm512_sub_ps(_mm512_maskz_loadu_ps(mask, dP + j), deltaV)),
-                          scales);
+        const __m512 gradient = _mm512_mul_ps(
+            _mm512_mul_ps(value, _mm512_sub_ps(_mm512_maskz_loadu_ps(mask, dP + j), deltaV)), scales);
         store16(p, j, value, mask, bf16);
         store16(dS, j, gradient, mask, bf16);
     }

@@ -154,9 +154,9 @@ public:
             memory.src = dnnl::memory(m.src, _engine, DNNL_MEMORY_NONE);
             memory.weights = dnnl::memory(m.weights, _engine, DNNL_MEMORY_NONE);
             memory.dst = dnnl::memory(m.dst, _engine, DNNL_MEMORY_NONE);
-            memory.scratchpad = dnnl::memory(md({static_cast<int64_t>(m.scratchpadBytes)}, dt::u8,
-                                                dnnl::memory::format_tag::a),
-                                             _engine, _scratchpad);
+            memory.scratchpad = dnnl::memory(
+                md({static_cast<int64_t>(m.scratchpadBytes)}, dt::u8, dnnl::memory::format_tag::a), _engine,
+                _scratchpad);
         }
         memory.src.set_data_handle(const_cast<void*>(src));
         memory.weights.set_data_handle(const_cast<void*>(weights));
@@ -182,7 +182,8 @@ TileMatmuls makeTile(const Attention& a, int64_t queries, int64_t keys) {
     const md kTDesc = stridedDesc({a.dim, keys}, {a.k.d, a.k.s}, io);  // Kᵀ read through K's strides
     const md vDesc = stridedDesc({keys, a.valueDim}, {a.v.s, a.v.d}, io);
     tile.scores = makeMatmul(a, qDesc, kTDesc, denseDesc(queries, keys, dt::f32), false);
-    tile.values = makeMatmul(a, denseDesc(queries, keys, io), vDesc, denseDesc(queries, a.valueDim, dt::f32), true);
+    tile.values =
+        makeMatmul(a, denseDesc(queries, keys, io), vDesc, denseDesc(queries, a.valueDim, dt::f32), true);
     return tile;
 }
 
@@ -199,7 +200,8 @@ GradientMatmuls makeGradientTile(const Attention& a, int64_t queries, int64_t ke
     t.valueGradientIn = makeMatmul(a, dODesc, vTDesc, denseDesc(queries, keys, dt::f32), false);
     t.valueGradient = makeMatmul(a, transposed, dODesc, denseDesc(keys, a.valueDim, dt::f32), true);
     t.keyGradient = makeMatmul(a, transposed, qDesc, denseDesc(keys, a.dim, dt::f32), true);
-    t.queryGradient = makeMatmul(a, denseDesc(queries, keys, io), kDesc, denseDesc(queries, a.dim, dt::f32), true);
+    t.queryGradient =
+        makeMatmul(a, denseDesc(queries, keys, io), kDesc, denseDesc(queries, a.dim, dt::f32), true);
     return t;
 }
 
@@ -407,7 +409,8 @@ void runGradientHead(const Attention& a, ThreadMatmuls& matmuls, const Execution
         return;
     }
     const int64_t kv = b * a.kvHeads + hk;
-    auto* sums = reinterpret_cast<float*>(area + a.sharedGradientOffset) + kv * a.seqKv * (a.dim + a.valueDim);
+    auto* sums =
+        reinterpret_cast<float*>(area + a.sharedGradientOffset) + kv * a.seqKv * (a.dim + a.valueDim);
     const int64_t keyElements = a.seqKv * a.dim;
     const int64_t valueElements = a.seqKv * a.valueDim;
     const std::lock_guard lock(locks[static_cast<size_t>(kv)]);
@@ -504,7 +507,6 @@ void requireFloatStats(const hipdnn_flatbuffers_sdk::NodeWrapper& node, const fb
     }
 }
 
-
 // Binds every tensor the host work reads or writes, so that virtual ones get workspace slots.
 void bindTensors(PlanStep& step, const GraphWrapper& graph, std::vector<int64_t> uids,
                  std::initializer_list<std::optional<int64_t>> optional) {
@@ -521,7 +523,6 @@ void bindTensors(PlanStep& step, const GraphWrapper& graph, std::vector<int64_t>
 float scaleOf(const Attention& a, const ExecutionBuffers& buffers) {
     return a.scaleUid ? readScalar(a.scaleType, buffers.tensor(*a.scaleUid)) : a.scale;
 }
-
 
 // The tile shapes: full tiles and the remainders of Sq and Skv.
 template <class Make>
@@ -692,8 +693,8 @@ std::unique_ptr<PlanStep> buildSdpaBackwardStep(const dnnl::engine& engine, cons
         std::vector<std::mutex> locks(static_cast<size_t>(kvCount));
         parallelTasks(work, area, work.batch * work.heads,
                       [&](ThreadMatmuls& matmuls, std::byte* region, int64_t task) {
-                          runGradientHead(work, matmuls, buffers, region, area, locks, scale, task / work.heads,
-                                          task % work.heads);
+                          runGradientHead(work, matmuls, buffers, region, area, locks, scale,
+                                          task / work.heads, task % work.heads);
                       });
         if (work.group == 1) {
             return;
@@ -709,11 +710,11 @@ std::unique_ptr<PlanStep> buildSdpaBackwardStep(const dnnl::engine& engine, cons
             const float* valueSums = keySums + work.seqKv * work.dim;
             for (int64_t j = 0; j < work.seqKv; ++j) {
                 kernels::storeRow(keySums + j * work.dim, work.dim, 1.0F,
-                                  at(dkData, b * work.dk.b + hk * work.dk.h + j * work.dk.s, bytes), work.dk.d,
-                                  work.bf16);
+                                  at(dkData, b * work.dk.b + hk * work.dk.h + j * work.dk.s, bytes),
+                                  work.dk.d, work.bf16);
                 kernels::storeRow(valueSums + j * work.valueDim, work.valueDim, 1.0F,
-                                  at(dvData, b * work.dv.b + hk * work.dv.h + j * work.dv.s, bytes), work.dv.d,
-                                  work.bf16);
+                                  at(dvData, b * work.dv.b + hk * work.dv.h + j * work.dv.s, bytes),
+                                  work.dv.d, work.bf16);
             }
         }
     });

@@ -70,7 +70,8 @@ TEST(SdpaKernels, ScaleMaskMaxMatchesPortable) {
                 const float* biasRow = biasStride == 0 ? nullptr : bias.data();
                 auto vector = scores;
                 auto portable = scores;
-                const float vectorMax = kernels::scaleMaskMax(vector.data(), n, limit, 0.3F, biasRow, biasStride);
+                const float vectorMax =
+                    kernels::scaleMaskMax(vector.data(), n, limit, 0.3F, biasRow, biasStride);
                 float portableMax = 0.0F;
                 {
                     const PortableScope scope(true);
@@ -106,7 +107,8 @@ TEST(SdpaKernels, ExpSumMatchesPortableInFp32AndBf16) {
         for (size_t j = 0; j < scores.size(); ++j) {
             expectClose(portable[j], vector[j], "fp32", static_cast<int64_t>(j));
             // bf16 of values within a few ulp of each other: equal or one bf16 ulp apart.
-            EXPECT_LE(std::abs(static_cast<int>(bits(portable16[j])) - static_cast<int>(bits(vector16[j]))), 1)
+            EXPECT_LE(std::abs(static_cast<int>(bits(portable16[j])) - static_cast<int>(bits(vector16[j]))),
+                      1)
                 << j;
         }
         EXPECT_EQ(0.0F, vector[static_cast<size_t>(n / 2)]);
@@ -139,12 +141,12 @@ TEST(SdpaKernels, SoftmaxGradientMatchesPortable) {
                     const auto bias = randomRow(random, 2 * n, 0.5F);
                     std::vector<float> p(2 * scores.size()), dS(2 * scores.size());
                     std::vector<float> portableP(p.size()), portableDS(dS.size());
-                    kernels::softmaxGradient(scores.data(), dP.data(), n, limit, 0.7F, bias.data(), 2, stats, 0.2F,
-                                             p.data(), dS.data(), bf16);
+                    kernels::softmaxGradient(scores.data(), dP.data(), n, limit, 0.7F, bias.data(), 2, stats,
+                                             0.2F, p.data(), dS.data(), bf16);
                     {
                         const PortableScope scope(true);
-                        kernels::softmaxGradient(scores.data(), dP.data(), n, limit, 0.7F, bias.data(), 2, stats,
-                                                 0.2F, portableP.data(), portableDS.data(), bf16);
+                        kernels::softmaxGradient(scores.data(), dP.data(), n, limit, 0.7F, bias.data(), 2,
+                                                 stats, 0.2F, portableP.data(), portableDS.data(), bf16);
                     }
                     const auto read = [&](const std::vector<float>& data, int64_t j) {
                         if (!bf16) {
@@ -158,7 +160,8 @@ TEST(SdpaKernels, SoftmaxGradientMatchesPortable) {
                     };
                     const float tolerance = bf16 ? 1.0F / 128 : 4e-6F;
                     for (int64_t j = 0; j < n; ++j) {
-                        EXPECT_NEAR(read(portableP, j), read(p, j), tolerance * std::fabs(read(portableP, j)) + 1e-30F)
+                        EXPECT_NEAR(read(portableP, j), read(p, j),
+                                    tolerance * std::fabs(read(portableP, j)) + 1e-30F)
                             << "p " << j << " n " << n << " limit " << limit;
                         EXPECT_NEAR(read(portableDS, j), read(dS, j),
                                     tolerance * std::fabs(read(portableDS, j)) + 1e-30F)
@@ -179,10 +182,10 @@ TEST(SdpaKernels, Bf16RoundingAndRowCopiesMatchTheSdk) {
     values[0] = kInf;
     values[1] = -kInf;
     values[2] = std::numeric_limits<float>::quiet_NaN();
-    values[3] = 1.00390625F;    // halfway between two bf16 values: rounds to even
-    values[4] = 1.01171875F;    // halfway, rounds up to even
-    values[5] = 3.0e38F;        // rounds to the largest finite or to infinity as the SDK does
-    values[6] = 1e-40F;         // subnormal
+    values[3] = 1.00390625F;  // halfway between two bf16 values: rounds to even
+    values[4] = 1.01171875F;  // halfway, rounds up to even
+    values[5] = 3.0e38F;      // rounds to the largest finite or to infinity as the SDK does
+    values[6] = 1e-40F;       // subnormal
     const auto n = static_cast<int64_t>(values.size());
     for (const int64_t stride : {int64_t{1}, int64_t{2}}) {
         std::vector<bfloat16> out(values.size() * 2);

@@ -104,6 +104,36 @@ TEST(SmokeAttention, Bfloat16FollowsTheCpu) {
     expectAttentionMatches(c);
 }
 
+// The thread tasks of the forward pass: query tiles of 128 with a tail (129, 257), two full key
+// tiles of 512 and a tail, an odd head count (uneven task split over the threads), GQA, bias and
+// both causal alignments with fewer queries than keys; fp32 and, where the CPU has it, bf16.
+TEST(SmokeAttention, ThreadTasksWithTails) {
+    for (const fb::DataType type : {fb::DataType::FLOAT, fb::DataType::BFLOAT16}) {
+        if (type == fb::DataType::BFLOAT16 && !cpuHasBf16()) {
+            continue;
+        }
+        AttentionCase c;
+        c.type = type;
+        c.heads = 6;
+        c.kvHeads = 3;
+        c.seqQ = 257;
+        c.seqKv = 1030;
+        c.dim = 48;
+        c.valueDim = 32;
+        c.stats = true;
+        c.scale = 0.15F;
+        expectAttentionMatches(c);
+        c.seqQ = 129;
+        c.causal = true;
+        c.bottomRight = true;
+        c.bias = true;
+        expectAttentionMatches(c);
+        c.bottomRight = false;
+        c.bshd = true;
+        expectAttentionMatches(c);
+    }
+}
+
 void expectAttentionBackwardMatches(const AttentionCase& c) {
     SCOPED_TRACE(c.describe() + " backward");
     expectMatchesReference(attentionBackwardGraph(c), hipdnn_test_sdk::attentionBackwardTolerance(c));
@@ -167,6 +197,32 @@ TEST(SmokeAttentionBackward, Bfloat16FollowsTheCpu) {
         return;
     }
     expectAttentionBackwardMatches(c);
+}
+
+// Many query heads per KV head (8:1, two batches): every head's dK and dV go into the KV head's
+// fp32 sums from whichever thread ran it. Query tails past 128, a key tail past 512, causal and
+// bias; fp32 and, where the CPU has it, bf16.
+TEST(SmokeAttentionBackward, GroupedHeadsShareKeyGradients) {
+    for (const fb::DataType type : {fb::DataType::FLOAT, fb::DataType::BFLOAT16}) {
+        if (type == fb::DataType::BFLOAT16 && !cpuHasBf16()) {
+            continue;
+        }
+        AttentionCase c;
+        c.type = type;
+        c.batch = 2;
+        c.heads = 8;
+        c.kvHeads = 1;
+        c.seqQ = 140;
+        c.seqKv = 530;
+        c.dim = 32;
+        c.valueDim = 32;
+        c.scale = 0.2F;
+        expectAttentionBackwardMatches(c);
+        c.causal = true;
+        c.bias = true;
+        c.bshd = true;
+        expectAttentionBackwardMatches(c);
+    }
 }
 
 TEST(SmokeAttention, DeclinesWhatItDoesNotRun) {

@@ -1,25 +1,37 @@
 #include "SdpaPlan.hpp"
 
 #include "MemoryDesc.hpp"
+#include "SdpaKernels.hpp"
 
 #include <hipdnn_data_sdk/types.hpp>
 #include <hipdnn_flatbuffers_sdk/PassByValue.hpp>
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <map>
+#include <mutex>
+#include <optional>
+#include <type_traits>
+#include <vector>
 
 namespace hipdnn_onednn {
 
 using hipdnn_flatbuffers_sdk::GraphWrapper;
 using md = dnnl::memory::desc;
 using dt = dnnl::memory::data_type;
+namespace kernels = sdpa_kernels;
 
 namespace {
 
-// Queries and keys per tile: the score tile of one KV head's query group is G · 256 · 512 floats.
-constexpr int64_t kQueryTile = 256;
+// Flash-attention layout: the work is split into tasks (one query tile of one head, or one whole
+// head for the backward pass) that OpenMP threads take dynamically; each task runs its matmuls
+// on its own thread (oneDNN runs a primitive single-threaded inside a parallel region) over
+// tiles that stay in that core's L2: 128 queries × 512 keys of fp32 scores.
+constexpr int64_t kQueryTile = 128;
 constexpr int64_t kKeyTile = 512;
 
 constexpr float kNegativeInfinity = -std::numeric_limits<float>::infinity();
@@ -40,30 +52,30 @@ Layout layoutOf(const fb::TensorAttributes& tensor) {
     return {stride(0), stride(1), stride(2), stride(3)};
 }
 
-// The two matmuls of one tile shape (queries × keys): scores S = Q Kᵀ and O += P V.
+// One matmul with its descriptors; its memory objects live per thread (TileMemory).
+struct Matmul {
+    dnnl::matmul primitive;
+    md src, weights, dst;
+    size_t scratchpadBytes = 0;
+};
+
+// The two forward matmuls of one tile shape (queries × keys): S = Q Kᵀ and O += P V.
 struct TileMatmuls {
-    dnnl::matmul scores;
-    dnnl::matmul values;
-    dnnl::memory q;
-    dnnl::memory kT;
-    dnnl::memory s;
-    dnnl::memory p;
-    dnnl::memory v;
-    dnnl::memory o;
+    Matmul scores, values;
 };
 
-// The five matmuls of one backward tile shape: S = Q Kᵀ, dP = dO Vᵀ, dQ += dS K, dK += dSᵀ Q,
-// dV += Pᵀ dO (dS already carries the scale). Q and dO are the tile's rows copied densely,
-// (G · queries) × D; dS and P are (G, queries, keys).
+// The five backward matmuls of one tile shape: S = Q Kᵀ, dP = dO Vᵀ, dV += Pᵀ dO, dK += dSᵀ Q,
+// dQ += dS K (dS already carries the scale).
 struct GradientMatmuls {
-    dnnl::matmul scores, valueGradient, queryGradient, keyGradient, valueAccumulate;
-    dnnl::memory qDense, kT, s, dODense, vT, dP, dS, k, dq, dST, dk, pT, dv;
+    Matmul scores, valueGradientIn, valueGradient, keyGradient, queryGradient;
 };
 
-// Everything one execute needs; shared by the host work's copies.
+// Everything one execute needs; shared by the threads (read only during execute).
 struct Attention {
     dnnl::engine engine;
     int64_t batch = 0, heads = 0, kvHeads = 0, group = 0, seqQ = 0, seqKv = 0, dim = 0, valueDim = 0;
+    int64_t queryTile = 0, keyTile = 0;
+    int threads = 1;
     bool bf16 = false;
     int64_t qUid = 0, kUid = 0, vUid = 0, oUid = 0;
     std::optional<int64_t> statsUid, biasUid, scaleUid;
@@ -77,25 +89,30 @@ struct Attention {
     int64_t diagonalShift = 0;  // key j is visible from query i when j <= i + shift (causal)
     std::map<std::pair<int64_t, int64_t>, TileMatmuls> tiles;
     std::map<std::pair<int64_t, int64_t>, GradientMatmuls> gradientTiles;
-    // Private-area regions (byte offsets).
-    size_t scoresOffset = 0, probabilitiesOffset = 0, accumulatorOffset = 0, maxOffset = 0, sumOffset = 0;
-    size_t gradientOffset = 0, gradientIoOffset = 0, queryCopyOffset = 0, gradientCopyOffset = 0,
-           deltaOffset = 0, queryGradientOffset = 0, keyGradientOffset = 0, valueGradientOffset = 0;
+    // The private area: one region per thread of threadBytes, then (backward, GQA) the fp32 dK and
+    // dV sums of every KV head.
+    size_t threadsOffset = 0, threadBytes = 0, sharedGradientOffset = 0;
+    // Offsets inside a thread's region.
+    size_t scoresOffset = 0, probabilitiesOffset = 0, accumulatorOffset = 0, maxOffset = 0, sumOffset = 0,
+           scratchpadOffset = 0;
+    size_t gradientOffset = 0, gradientIoOffset = 0, deltaOffset = 0, queryGradientOffset = 0,
+           keyGradientOffset = 0, valueGradientOffset = 0, rowOffset = 0;
 
     size_t elementBytes() const { return bf16 ? 2 : 4; }
+    dt io() const { return bf16 ? dt::bf16 : dt::f32; }
 
-    // The score of query i and key j (absolute positions) of head h from q . k, or -inf where
-    // the causal mask hides the key.
-    float score(float dot, float scaleValue, const float* biasData, int64_t b, int64_t h, int64_t i,
-                int64_t j) const {
-        if (causal && j > i + diagonalShift) {
-            return -std::numeric_limits<float>::infinity();
+    // The number of keys of tile [j0, j0 + keys) that query i sees: all but those above the
+    // causal diagonal.
+    int64_t visibleKeys(int64_t i, int64_t j0, int64_t keys) const {
+        if (!causal) {
+            return keys;
         }
-        float value = dot * scaleValue;
-        if (biasData != nullptr) {
-            value += biasData[b * bias.b + h * bias.h + i * bias.s + j * bias.d];
-        }
-        return value;
+        return std::clamp<int64_t>(i + diagonalShift - j0 + 1, 0, keys);
+    }
+
+    // Bias row of query i of head h in batch b (key 0 of the tile starting at j0), or null.
+    const float* biasRow(const float* biasData, int64_t b, int64_t h, int64_t i, int64_t j0) const {
+        return biasData == nullptr ? nullptr : biasData + b * bias.b + h * bias.h + i * bias.s + j0 * bias.d;
     }
 };
 
@@ -104,35 +121,126 @@ md stridedDesc(const std::vector<int64_t>& dims, const std::vector<int64_t>& str
               dnnl::memory::dims(strides.begin(), strides.end()));
 }
 
-dnnl::primitive_attr accumulateAttr() {
-    dnnl::post_ops accumulate;
-    accumulate.append_sum(1.0F);
-    dnnl::primitive_attr attr;
-    attr.set_post_ops(accumulate);
-    return attr;
+md denseDesc(int64_t rows, int64_t cols, dt type) {
+    return md({rows, cols}, type, dnnl::memory::format_tag::ab);
 }
 
+Matmul makeMatmul(const Attention& a, const md& src, const md& weights, const md& dst, bool accumulate) {
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    if (accumulate) {
+        dnnl::post_ops sum;
+        sum.append_sum(1.0F);
+        attr.set_post_ops(sum);
+    }
+    const dnnl::matmul::primitive_desc pd({src, weights, dst}, attr, a.engine);
+    return {dnnl::matmul(pd), src, weights, dst, pd.scratchpad_desc().get_size()};
+}
+
+// A thread's memory objects for one matmul: rebound with set_data_handle at every call.
+struct MatmulMemory {
+    dnnl::memory src, weights, dst, scratchpad;
+};
+
+class ThreadMatmuls {
+public:
+    ThreadMatmuls(const dnnl::engine& engine, std::byte* scratchpad)
+        : _engine(engine), _stream(engine), _scratchpad(scratchpad) {}
+
+    void run(const Matmul& m, const void* src, const void* weights, void* dst) {
+        auto [it, added] = _memory.try_emplace(&m);
+        MatmulMemory& memory = it->second;
+        if (added) {
+            memory.src = dnnl::memory(m.src, _engine, DNNL_MEMORY_NONE);
+            memory.weights = dnnl::memory(m.weights, _engine, DNNL_MEMORY_NONE);
+            memory.dst = dnnl::memory(m.dst, _engine, DNNL_MEMORY_NONE);
+            memory.scratchpad = dnnl::memory(
+                md({static_cast<int64_t>(m.scratchpadBytes)}, dt::u8, dnnl::memory::format_tag::a), _engine,
+                _scratchpad);
+        }
+        memory.src.set_data_handle(const_cast<void*>(src));
+        memory.weights.set_data_handle(const_cast<void*>(weights));
+        memory.dst.set_data_handle(dst);
+        m.primitive.execute(_stream, {{DNNL_ARG_SRC, memory.src},
+                                      {DNNL_ARG_WEIGHTS, memory.weights},
+                                      {DNNL_ARG_DST, memory.dst},
+                                      {DNNL_ARG_SCRATCHPAD, memory.scratchpad}});
+        _stream.wait();
+    }
+
+private:
+    dnnl::engine _engine;
+    dnnl::stream _stream;
+    std::byte* _scratchpad;
+    std::map<const Matmul*, MatmulMemory> _memory;
+};
+
 TileMatmuls makeTile(const Attention& a, int64_t queries, int64_t keys) {
-    const dt io = a.bf16 ? dt::bf16 : dt::f32;
-    const int64_t g = a.group;
+    const dt io = a.io();
     TileMatmuls tile;
-    const md qDesc = stridedDesc({g, queries, a.dim}, {a.q.h, a.q.s, a.q.d}, io);
-    // Kᵀ: (D, keys) read through K's strides; one KV head serves the whole group (broadcast).
-    const md kDesc = stridedDesc({1, a.dim, keys}, {a.dim * keys, a.k.d, a.k.s}, io);
-    const md sDesc({g, queries, keys}, dt::f32, dnnl::memory::format_tag::abc);
-    const md pDesc({g, queries, keys}, io, dnnl::memory::format_tag::abc);
-    const md vDesc = stridedDesc({1, keys, a.valueDim}, {keys * a.valueDim, a.v.s, a.v.d}, io);
-    const md oDesc({g, queries, a.valueDim}, dt::f32, dnnl::memory::format_tag::abc);
-    tile.scores = dnnl::matmul(dnnl::matmul::primitive_desc({qDesc, kDesc, sDesc}, a.engine));
+    const md qDesc = stridedDesc({queries, a.dim}, {a.q.s, a.q.d}, io);
+    const md kTDesc = stridedDesc({a.dim, keys}, {a.k.d, a.k.s}, io);  // Kᵀ read through K's strides
+    const md vDesc = stridedDesc({keys, a.valueDim}, {a.v.s, a.v.d}, io);
+    tile.scores = makeMatmul(a, qDesc, kTDesc, denseDesc(queries, keys, dt::f32), false);
     tile.values =
-        dnnl::matmul(dnnl::matmul::primitive_desc({pDesc, vDesc, oDesc}, accumulateAttr(), a.engine));
-    tile.q = dnnl::memory(qDesc, a.engine, DNNL_MEMORY_NONE);
-    tile.kT = dnnl::memory(kDesc, a.engine, DNNL_MEMORY_NONE);
-    tile.s = dnnl::memory(sDesc, a.engine, DNNL_MEMORY_NONE);
-    tile.p = dnnl::memory(pDesc, a.engine, DNNL_MEMORY_NONE);
-    tile.v = dnnl::memory(vDesc, a.engine, DNNL_MEMORY_NONE);
-    tile.o = dnnl::memory(oDesc, a.engine, DNNL_MEMORY_NONE);
+        makeMatmul(a, denseDesc(queries, keys, io), vDesc, denseDesc(queries, a.valueDim, dt::f32), true);
     return tile;
+}
+
+GradientMatmuls makeGradientTile(const Attention& a, int64_t queries, int64_t keys) {
+    const dt io = a.io();
+    GradientMatmuls t;
+    const md qDesc = stridedDesc({queries, a.dim}, {a.q.s, a.q.d}, io);
+    const md kTDesc = stridedDesc({a.dim, keys}, {a.k.d, a.k.s}, io);
+    const md kDesc = stridedDesc({keys, a.dim}, {a.k.s, a.k.d}, io);
+    const md dODesc = stridedDesc({queries, a.valueDim}, {a.dO.s, a.dO.d}, io);
+    const md vTDesc = stridedDesc({a.valueDim, keys}, {a.v.d, a.v.s}, io);
+    const md transposed = stridedDesc({keys, queries}, {1, keys}, io);  // P or dS viewed transposed
+    t.scores = makeMatmul(a, qDesc, kTDesc, denseDesc(queries, keys, dt::f32), false);
+    t.valueGradientIn = makeMatmul(a, dODesc, vTDesc, denseDesc(queries, keys, dt::f32), false);
+    t.valueGradient = makeMatmul(a, transposed, dODesc, denseDesc(keys, a.valueDim, dt::f32), true);
+    t.keyGradient = makeMatmul(a, transposed, qDesc, denseDesc(keys, a.dim, dt::f32), true);
+    t.queryGradient =
+        makeMatmul(a, denseDesc(queries, keys, io), kDesc, denseDesc(queries, a.dim, dt::f32), true);
+    return t;
+}
+
+std::byte* at(const void* base, int64_t elements, size_t elementBytes) {
+    return const_cast<std::byte*>(static_cast<const std::byte*>(base)) +
+           elements * static_cast<int64_t>(elementBytes);
+}
+
+// Runs body(matmuls, region, task) for every task in [0, count) on the plan's threads,
+// dynamically scheduled; region is the thread's part of the private area, matmuls its memory
+// objects. The first exception thrown by any task is rethrown here.
+template <class Body>
+void parallelTasks(const Attention& a, std::byte* area, int64_t count, Body&& body) {
+    std::exception_ptr failure;
+    std::mutex failureMutex;
+    const int threads = static_cast<int>(std::min<int64_t>(a.threads, std::max<int64_t>(count, 1)));
+#pragma omp parallel num_threads(threads)
+    {
+        const int thread = omp_get_thread_num();
+        std::byte* region = area + a.threadsOffset + static_cast<size_t>(thread) * a.threadBytes;
+        std::optional<ThreadMatmuls> matmuls;
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t task = 0; task < count; ++task) {
+            try {
+                if (!matmuls) {
+                    matmuls.emplace(a.engine, region + a.scratchpadOffset);
+                }
+                body(*matmuls, region, task);
+            } catch (...) {
+                const std::lock_guard lock(failureMutex);
+                if (!failure) {
+                    failure = std::current_exception();
+                }
+            }
+        }
+    }
+    if (failure) {
+        std::rethrow_exception(failure);
+    }
 }
 
 float readScalar(fb::DataType type, const void* data) {
@@ -146,195 +254,95 @@ float readScalar(fb::DataType type, const void* data) {
     }
 }
 
-// One tile of queries [i0, i0 + queries) of KV head `hk` of batch `b`, over every key tile.
-void runQueryTile(const Attention& a, dnnl::stream& stream, const ExecutionBuffers& buffers, std::byte* area,
-                  float scale, int64_t b, int64_t hk, int64_t i0, int64_t queries) {
-    auto* scores = reinterpret_cast<float*>(area + a.scoresOffset);
-    auto* accumulator = reinterpret_cast<float*>(area + a.accumulatorOffset);
-    auto* rowMax = reinterpret_cast<float*>(area + a.maxOffset);
-    auto* rowSum = reinterpret_cast<float*>(area + a.sumOffset);
-    std::byte* probabilities = area + a.probabilitiesOffset;
-    const int64_t rows = a.group * queries;
-    std::fill(accumulator, accumulator + rows * a.valueDim, 0.0F);
-    std::fill(rowMax, rowMax + rows, kNegativeInfinity);
-    std::fill(rowSum, rowSum + rows, 0.0F);
+int64_t tileCount(int64_t extent, int64_t tile) {
+    return (extent + tile - 1) / tile;
+}
 
-    const auto* qData = static_cast<const std::byte*>(buffers.tensor(a.qUid));
-    const auto* kData = static_cast<const std::byte*>(buffers.tensor(a.kUid));
-    const auto* vData = static_cast<const std::byte*>(buffers.tensor(a.vUid));
-    const auto* biasData = a.biasUid ? static_cast<const float*>(buffers.tensor(*a.biasUid)) : nullptr;
+// Forward: queries [i0, i0 + queries) of head h of batch b, over every key tile (online softmax:
+// running maximum and sum per row, the fp32 output accumulator rescaled when the maximum grows).
+void runQueryTile(const Attention& a, ThreadMatmuls& matmuls, const ExecutionBuffers& buffers,
+                  std::byte* region, float scale, int64_t b, int64_t h, int64_t i0, int64_t queries) {
+    auto* scores = reinterpret_cast<float*>(region + a.scoresOffset);
+    // fp32 probabilities overwrite the scores; bf16 ones have their own region.
+    void* probabilities = a.bf16 ? static_cast<void*>(region + a.probabilitiesOffset) : scores;
+    auto* accumulator = reinterpret_cast<float*>(region + a.accumulatorOffset);
+    auto* rowMax = reinterpret_cast<float*>(region + a.maxOffset);
+    auto* rowSum = reinterpret_cast<float*>(region + a.sumOffset);
+    std::fill(accumulator, accumulator + queries * a.valueDim, 0.0F);
+    std::fill(rowMax, rowMax + queries, kNegativeInfinity);
+    std::fill(rowSum, rowSum + queries, 0.0F);
+
     const size_t bytes = a.elementBytes();
+    const int64_t hk = h / a.group;
+    const std::byte* qTile = at(buffers.tensor(a.qUid), b * a.q.b + h * a.q.h + i0 * a.q.s, bytes);
+    const void* kData = buffers.tensor(a.kUid);
+    const void* vData = buffers.tensor(a.vUid);
+    const auto* biasData = a.biasUid ? static_cast<const float*>(buffers.tensor(*a.biasUid)) : nullptr;
     const int64_t lastQuery = i0 + queries - 1;
-    for (int64_t j0 = 0; j0 < a.seqKv; j0 += kKeyTile) {
+    for (int64_t j0 = 0; j0 < a.seqKv; j0 += a.keyTile) {
         if (a.causal && j0 > lastQuery + a.diagonalShift) {
             break;  // every later key is above the diagonal for every query of the tile
         }
-        const int64_t keys = std::min(kKeyTile, a.seqKv - j0);
+        const int64_t keys = std::min(a.keyTile, a.seqKv - j0);
         const TileMatmuls& tile = a.tiles.at({queries, keys});
-        tile.q.set_data_handle(const_cast<std::byte*>(
-            qData + (b * a.q.b + hk * a.group * a.q.h + i0 * a.q.s) * static_cast<int64_t>(bytes)));
-        tile.kT.set_data_handle(const_cast<std::byte*>(kData + (b * a.k.b + hk * a.k.h + j0 * a.k.s) *
-                                                                   static_cast<int64_t>(bytes)));
-        tile.v.set_data_handle(const_cast<std::byte*>(vData + (b * a.v.b + hk * a.v.h + j0 * a.v.s) *
-                                                                  static_cast<int64_t>(bytes)));
-        tile.s.set_data_handle(scores);
-        tile.p.set_data_handle(probabilities);
-        tile.o.set_data_handle(accumulator);
-        tile.scores.execute(stream,
-                            {{DNNL_ARG_SRC, tile.q}, {DNNL_ARG_WEIGHTS, tile.kT}, {DNNL_ARG_DST, tile.s}});
-        stream.wait();
-#pragma omp parallel for
-        for (int64_t row = 0; row < rows; ++row) {
-            {
-                const int64_t g = row / queries;
-                const int64_t h = hk * a.group + g;
-                const int64_t i = i0 + row % queries;
-                float* s = scores + row * keys;
-                float tileMax = kNegativeInfinity;
-                for (int64_t j = 0; j < keys; ++j) {
-                    s[j] = a.score(s[j], scale, biasData, b, h, i, j0 + j);
-                    tileMax = std::max(tileMax, s[j]);
-                }
-                const float newMax = std::max(rowMax[row], tileMax);
-                // A row with no visible key yet keeps weight 0 everywhere (no exp(-inf + inf)).
-                const float shift = newMax == kNegativeInfinity ? 0.0F : newMax;
-                const float rescale =
-                    rowMax[row] == kNegativeInfinity ? 0.0F : std::exp(rowMax[row] - newMax);
-                float sum = 0.0F;
-                for (int64_t j = 0; j < keys; ++j) {
-                    const float p = std::exp(s[j] - shift);
-                    sum += p;
-                    if (a.bf16) {
-                        reinterpret_cast<hipdnn_data_sdk::types::bfloat16*>(probabilities)[row * keys + j] =
-                            hipdnn_data_sdk::types::bfloat16(p);
-                    } else {
-                        reinterpret_cast<float*>(probabilities)[row * keys + j] = p;
-                    }
-                }
-                rowSum[row] = rowSum[row] * rescale + sum;
-                rowMax[row] = newMax;
-                float* out = accumulator + row * a.valueDim;
-                for (int64_t d = 0; d < a.valueDim; ++d) {
-                    out[d] *= rescale;
-                }
-            }
-        }
-        tile.values.execute(stream,
-                            {{DNNL_ARG_SRC, tile.p}, {DNNL_ARG_WEIGHTS, tile.v}, {DNNL_ARG_DST, tile.o}});
-        stream.wait();
-    }
-
-    auto* oData = static_cast<std::byte*>(buffers.tensor(a.oUid));
-    auto* statsData = a.statsUid ? static_cast<float*>(buffers.tensor(*a.statsUid)) : nullptr;
-    for (int64_t g = 0; g < a.group; ++g) {
-        const int64_t h = hk * a.group + g;
+        matmuls.run(tile.scores, qTile, at(kData, b * a.k.b + hk * a.k.h + j0 * a.k.s, bytes), scores);
         for (int64_t r = 0; r < queries; ++r) {
-            const int64_t row = g * queries + r;
             const int64_t i = i0 + r;
-            // A row that saw no key writes 0 and stats +inf, as the reference does.
-            const bool empty = rowSum[row] == 0.0F;
-            const float inverse = empty ? 0.0F : 1.0F / rowSum[row];
-            std::byte* out = oData + (b * a.o.b + h * a.o.h + i * a.o.s) * static_cast<int64_t>(bytes);
-            for (int64_t d = 0; d < a.valueDim; ++d) {
-                const float value = accumulator[row * a.valueDim + d] * inverse;
-                if (a.bf16) {
-                    reinterpret_cast<hipdnn_data_sdk::types::bfloat16*>(out)[d * a.o.d] =
-                        hipdnn_data_sdk::types::bfloat16(value);
-                } else {
-                    reinterpret_cast<float*>(out)[d * a.o.d] = value;
-                }
+            float* s = scores + r * keys;
+            const float tileMax = kernels::scaleMaskMax(s, keys, a.visibleKeys(i, j0, keys), scale,
+                                                        a.biasRow(biasData, b, h, i, j0), a.bias.d);
+            const float newMax = std::max(rowMax[r], tileMax);
+            // A row with no visible key yet keeps weight 0 everywhere (no exp(-inf + inf)).
+            const float shift = newMax == kNegativeInfinity ? 0.0F : newMax;
+            const float rescale = rowMax[r] == kNegativeInfinity ? 0.0F : std::exp(rowMax[r] - newMax);
+            void* p = a.bf16 ? static_cast<void*>(static_cast<std::byte*>(probabilities) + r * keys * 2)
+                             : static_cast<void*>(s);
+            const float sum = kernels::expSum(s, keys, shift, p, a.bf16);
+            rowSum[r] = rowSum[r] * rescale + sum;
+            rowMax[r] = newMax;
+            if (rescale != 1.0F) {
+                kernels::scaleRow(accumulator + r * a.valueDim, a.valueDim, rescale);
             }
-            if (statsData != nullptr) {
-                statsData[b * a.stats.b + h * a.stats.h + i * a.stats.s] =
-                    empty ? std::numeric_limits<float>::infinity() : rowMax[row] + std::log(rowSum[row]);
-            }
+        }
+        matmuls.run(tile.values, probabilities, at(vData, b * a.v.b + hk * a.v.h + j0 * a.v.s, bytes),
+                    accumulator);
+    }
+
+    void* oData = buffers.tensor(a.oUid);
+    auto* statsData = a.statsUid ? static_cast<float*>(buffers.tensor(*a.statsUid)) : nullptr;
+    for (int64_t r = 0; r < queries; ++r) {
+        const int64_t i = i0 + r;
+        // A row that saw no key writes 0 and stats +inf, as the reference does.
+        const bool empty = rowSum[r] == 0.0F;
+        kernels::storeRow(accumulator + r * a.valueDim, a.valueDim, empty ? 0.0F : 1.0F / rowSum[r],
+                          at(oData, b * a.o.b + h * a.o.h + i * a.o.s, bytes), a.o.d, a.bf16);
+        if (statsData != nullptr) {
+            statsData[b * a.stats.b + h * a.stats.h + i * a.stats.s] =
+                empty ? std::numeric_limits<float>::infinity() : rowMax[r] + std::log(rowSum[r]);
         }
     }
 }
 
-GradientMatmuls makeGradientTile(const Attention& a, int64_t queries, int64_t keys) {
-    const dt io = a.bf16 ? dt::bf16 : dt::f32;
-    const int64_t rows = a.group * queries;
-    const dnnl::memory::format_tag rowMajor = dnnl::memory::format_tag::ab;
-    GradientMatmuls t;
-    const md qDense({rows, a.dim}, io, rowMajor);
-    const md kT = stridedDesc({a.dim, keys}, {a.k.d, a.k.s}, io);
-    const md s({rows, keys}, dt::f32, rowMajor);
-    const md dODense({rows, a.valueDim}, io, rowMajor);
-    const md vT = stridedDesc({a.valueDim, keys}, {a.v.d, a.v.s}, io);
-    const md dS3({a.group, queries, keys}, io, dnnl::memory::format_tag::abc);
-    const md k3 = stridedDesc({1, keys, a.dim}, {keys * a.dim, a.k.s, a.k.d}, io);
-    // dQ accumulates in fp32 (G, Sq, D); the tile's rows start at its first query.
-    const md dq3 = stridedDesc({a.group, queries, a.dim}, {a.seqQ * a.dim, a.dim, 1}, dt::f32);
-    const md dST = stridedDesc({keys, rows}, {1, keys}, io);  // dS viewed transposed
-    const md dk({keys, a.dim}, dt::f32, rowMajor);
-    const md dv({keys, a.valueDim}, dt::f32, rowMajor);
-    const auto make = [&](const md& src, const md& weights, const md& dst, bool accumulate) {
-        return dnnl::matmul(
-            accumulate ? dnnl::matmul::primitive_desc({src, weights, dst}, accumulateAttr(), a.engine)
-                       : dnnl::matmul::primitive_desc({src, weights, dst}, a.engine));
-    };
-    t.scores = make(qDense, kT, s, false);
-    t.valueGradient = make(dODense, vT, s, false);
-    t.queryGradient = make(dS3, k3, dq3, true);
-    t.keyGradient = make(dST, qDense, dk, true);
-    t.valueAccumulate = make(dST, dODense, dv, true);
-    const auto memory = [&](const md& desc) { return dnnl::memory(desc, a.engine, DNNL_MEMORY_NONE); };
-    t.qDense = memory(qDense);
-    t.kT = memory(kT);
-    t.s = memory(s);
-    t.dODense = memory(dODense);
-    t.vT = memory(vT);
-    t.dP = memory(s);
-    t.dS = memory(dS3);
-    t.k = memory(k3);
-    t.dq = memory(dq3);
-    t.dST = memory(dST);
-    t.dk = memory(dk);
-    t.pT = memory(dST);
-    t.dv = memory(dv);
-    return t;
-}
-
-// Element `index` of a tensor of the attention's element type, as float.
-float loadElement(const Attention& a, const std::byte* data, int64_t index) {
-    if (a.bf16) {
-        return static_cast<float>(reinterpret_cast<const hipdnn_data_sdk::types::bfloat16*>(data)[index]);
-    }
-    return reinterpret_cast<const float*>(data)[index];
-}
-
-void storeElement(const Attention& a, std::byte* data, int64_t index, float value) {
-    if (a.bf16) {
-        reinterpret_cast<hipdnn_data_sdk::types::bfloat16*>(data)[index] =
-            hipdnn_data_sdk::types::bfloat16(value);
-    } else {
-        reinterpret_cast<float*>(data)[index] = value;
-    }
-}
-
-std::byte* at(const void* base, int64_t elements, size_t elementBytes) {
-    return const_cast<std::byte*>(static_cast<const std::byte*>(base)) +
-           elements * static_cast<int64_t>(elementBytes);
-}
-
-// dQ, dK, dV of KV head `hk` of batch `b` and its query group: for every query tile, the rows of Q
-// and dO copied densely and delta_i = dO_i . O_i; for every key tile, P = exp(S - stats),
-// dS = P (dP - delta) scale, and the three gradient matmuls accumulating in fp32.
-void runGradientHead(const Attention& a, dnnl::stream& stream, const ExecutionBuffers& buffers,
-                     std::byte* area, float scale, int64_t b, int64_t hk) {
+// Backward of head h of batch b: for every query tile, delta_i = dO_i . O_i; for every key tile,
+// P = exp(S - stats), dS = P (dP - delta) scale, then dV += Pᵀ dO, dK += dSᵀ Q (fp32, the whole
+// head's keys) and dQ += dS K (fp32, the query tile's rows, written out after the last key tile).
+// dK and dV go to the outputs directly when the head is its KV head's only one; otherwise they
+// are added, under a lock, to the KV head's fp32 sums.
+void runGradientHead(const Attention& a, ThreadMatmuls& matmuls, const ExecutionBuffers& buffers,
+                     std::byte* region, std::byte* area, std::vector<std::mutex>& locks, float scale,
+                     int64_t b, int64_t h) {
     const size_t bytes = a.elementBytes();
-    auto* scores = reinterpret_cast<float*>(area + a.scoresOffset);
-    auto* gradient = reinterpret_cast<float*>(area + a.gradientOffset);
-    std::byte* probabilities = area + a.probabilitiesOffset;
-    std::byte* gradientIo = area + a.gradientIoOffset;
-    std::byte* queryCopy = area + a.queryCopyOffset;
-    std::byte* gradientCopy = area + a.gradientCopyOffset;
-    auto* delta = reinterpret_cast<float*>(area + a.deltaOffset);
-    auto* queryGradient = reinterpret_cast<float*>(area + a.queryGradientOffset);
-    auto* keyGradient = reinterpret_cast<float*>(area + a.keyGradientOffset);
-    auto* valueGradient = reinterpret_cast<float*>(area + a.valueGradientOffset);
-    std::fill(queryGradient, queryGradient + a.group * a.seqQ * a.dim, 0.0F);
+    const int64_t hk = h / a.group;
+    auto* scores = reinterpret_cast<float*>(region + a.scoresOffset);
+    auto* gradient = reinterpret_cast<float*>(region + a.gradientOffset);
+    void* probabilities = a.bf16 ? static_cast<void*>(region + a.probabilitiesOffset) : scores;
+    void* gradientIo = a.bf16 ? static_cast<void*>(region + a.gradientIoOffset) : gradient;
+    auto* delta = reinterpret_cast<float*>(region + a.deltaOffset);
+    auto* queryGradient = reinterpret_cast<float*>(region + a.queryGradientOffset);
+    auto* keyGradient = reinterpret_cast<float*>(region + a.keyGradientOffset);
+    auto* valueGradient = reinterpret_cast<float*>(region + a.valueGradientOffset);
+    auto* rowA = reinterpret_cast<float*>(region + a.rowOffset);
+    float* rowB = rowA + std::max(a.dim, a.valueDim);
     std::fill(keyGradient, keyGradient + a.seqKv * a.dim, 0.0F);
     std::fill(valueGradient, valueGradient + a.seqKv * a.valueDim, 0.0F);
 
@@ -343,105 +351,76 @@ void runGradientHead(const Attention& a, dnnl::stream& stream, const ExecutionBu
     const void* vData = buffers.tensor(a.vUid);
     const void* oData = buffers.tensor(a.oUid);
     const void* dOData = buffers.tensor(a.dOUid);
+    void* dqData = buffers.tensor(a.dqUid);
     const auto* statsData = static_cast<const float*>(buffers.tensor(*a.statsUid));
     const auto* biasData = a.biasUid ? static_cast<const float*>(buffers.tensor(*a.biasUid)) : nullptr;
-    const int64_t queryTile = std::min(kQueryTile, a.seqQ);
-    for (int64_t i0 = 0; i0 < a.seqQ; i0 += queryTile) {
-        const int64_t queries = std::min(queryTile, a.seqQ - i0);
-#pragma omp parallel for
-        for (int64_t row = 0; row < a.group * queries; ++row) {
-            {
-                const int64_t h = hk * a.group + row / queries;
-                const int64_t i = i0 + row % queries;
-                const auto* qRow = at(qData, b * a.q.b + h * a.q.h + i * a.q.s, bytes);
-                const auto* dORow = at(dOData, b * a.dO.b + h * a.dO.h + i * a.dO.s, bytes);
-                const auto* oRow = at(oData, b * a.o.b + h * a.o.h + i * a.o.s, bytes);
-                for (int64_t d = 0; d < a.dim; ++d) {
-                    storeElement(a, queryCopy, row * a.dim + d, loadElement(a, qRow, d * a.q.d));
-                }
-                float dot = 0.0F;
-                for (int64_t d = 0; d < a.valueDim; ++d) {
-                    const float value = loadElement(a, dORow, d * a.dO.d);
-                    storeElement(a, gradientCopy, row * a.valueDim + d, value);
-                    dot += value * loadElement(a, oRow, d * a.o.d);
-                }
-                delta[row] = dot;
-            }
+    for (int64_t i0 = 0; i0 < a.seqQ; i0 += a.queryTile) {
+        const int64_t queries = std::min(a.queryTile, a.seqQ - i0);
+        const std::byte* qTile = at(qData, b * a.q.b + h * a.q.h + i0 * a.q.s, bytes);
+        const std::byte* dOTile = at(dOData, b * a.dO.b + h * a.dO.h + i0 * a.dO.s, bytes);
+        for (int64_t r = 0; r < queries; ++r) {
+            const int64_t i = i0 + r;
+            kernels::loadRow(at(dOData, b * a.dO.b + h * a.dO.h + i * a.dO.s, bytes), a.valueDim, a.dO.d,
+                             a.bf16, rowA);
+            kernels::loadRow(at(oData, b * a.o.b + h * a.o.h + i * a.o.s, bytes), a.valueDim, a.o.d, a.bf16,
+                             rowB);
+            delta[r] = kernels::dot(rowA, rowB, a.valueDim);
         }
+        std::fill(queryGradient, queryGradient + queries * a.dim, 0.0F);
         const int64_t lastQuery = i0 + queries - 1;
-        for (int64_t j0 = 0; j0 < a.seqKv; j0 += kKeyTile) {
+        for (int64_t j0 = 0; j0 < a.seqKv; j0 += a.keyTile) {
             if (a.causal && j0 > lastQuery + a.diagonalShift) {
                 break;
             }
-            const int64_t keys = std::min(kKeyTile, a.seqKv - j0);
+            const int64_t keys = std::min(a.keyTile, a.seqKv - j0);
             const GradientMatmuls& t = a.gradientTiles.at({queries, keys});
-            t.qDense.set_data_handle(queryCopy);
-            t.kT.set_data_handle(at(kData, b * a.k.b + hk * a.k.h + j0 * a.k.s, bytes));
-            t.k.set_data_handle(at(kData, b * a.k.b + hk * a.k.h + j0 * a.k.s, bytes));
-            t.vT.set_data_handle(at(vData, b * a.v.b + hk * a.v.h + j0 * a.v.s, bytes));
-            t.dODense.set_data_handle(gradientCopy);
-            t.s.set_data_handle(scores);
-            t.dP.set_data_handle(gradient);
-            t.dS.set_data_handle(gradientIo);
-            t.dST.set_data_handle(gradientIo);
-            t.pT.set_data_handle(probabilities);
-            t.dq.set_data_handle(queryGradient + i0 * a.dim);
-            t.dk.set_data_handle(keyGradient + j0 * a.dim);
-            t.dv.set_data_handle(valueGradient + j0 * a.valueDim);
-            t.scores.execute(stream,
-                             {{DNNL_ARG_SRC, t.qDense}, {DNNL_ARG_WEIGHTS, t.kT}, {DNNL_ARG_DST, t.s}});
-            t.valueGradient.execute(
-                stream, {{DNNL_ARG_SRC, t.dODense}, {DNNL_ARG_WEIGHTS, t.vT}, {DNNL_ARG_DST, t.dP}});
-            stream.wait();
-#pragma omp parallel for
-            for (int64_t row = 0; row < a.group * queries; ++row) {
-                {
-                    const int64_t h = hk * a.group + row / queries;
-                    const int64_t i = i0 + row % queries;
-                    const float rowStats = statsData[b * a.stats.b + h * a.stats.h + i * a.stats.s];
-                    for (int64_t j = 0; j < keys; ++j) {
-                        const int64_t e = row * keys + j;
-                        const float value = a.score(scores[e], scale, biasData, b, h, i, j0 + j);
-                        // A row the forward pass saw as empty (stats +inf) has no weights.
-                        const float p = value == kNegativeInfinity || std::isinf(rowStats)
-                                            ? 0.0F
-                                            : std::exp(value - rowStats);
-                        storeElement(a, probabilities, e, p);
-                        storeElement(a, gradientIo, e, p * (gradient[e] - delta[row]) * scale);
-                    }
-                }
+            const std::byte* kTile = at(kData, b * a.k.b + hk * a.k.h + j0 * a.k.s, bytes);
+            const std::byte* vTile = at(vData, b * a.v.b + hk * a.v.h + j0 * a.v.s, bytes);
+            matmuls.run(t.scores, qTile, kTile, scores);
+            matmuls.run(t.valueGradientIn, dOTile, vTile, gradient);
+            for (int64_t r = 0; r < queries; ++r) {
+                const int64_t i = i0 + r;
+                const int64_t e = r * keys;
+                kernels::softmaxGradient(scores + e, gradient + e, keys, a.visibleKeys(i, j0, keys), scale,
+                                         a.biasRow(biasData, b, h, i, j0), a.bias.d,
+                                         statsData[b * a.stats.b + h * a.stats.h + i * a.stats.s], delta[r],
+                                         at(probabilities, e, bytes), at(gradientIo, e, bytes), a.bf16);
             }
-            t.queryGradient.execute(stream,
-                                    {{DNNL_ARG_SRC, t.dS}, {DNNL_ARG_WEIGHTS, t.k}, {DNNL_ARG_DST, t.dq}});
-            t.keyGradient.execute(
-                stream, {{DNNL_ARG_SRC, t.dST}, {DNNL_ARG_WEIGHTS, t.qDense}, {DNNL_ARG_DST, t.dk}});
-            t.valueAccumulate.execute(
-                stream, {{DNNL_ARG_SRC, t.pT}, {DNNL_ARG_WEIGHTS, t.dODense}, {DNNL_ARG_DST, t.dv}});
-            stream.wait();
+            matmuls.run(t.valueGradient, probabilities, dOTile, valueGradient + j0 * a.valueDim);
+            matmuls.run(t.keyGradient, gradientIo, qTile, keyGradient + j0 * a.dim);
+            matmuls.run(t.queryGradient, gradientIo, kTile, queryGradient);
+        }
+        for (int64_t r = 0; r < queries; ++r) {
+            const int64_t i = i0 + r;
+            kernels::storeRow(queryGradient + r * a.dim, a.dim, 1.0F,
+                              at(dqData, b * a.dq.b + h * a.dq.h + i * a.dq.s, bytes), a.dq.d, a.bf16);
         }
     }
 
-    auto* dqData = buffers.tensor(a.dqUid);
-    auto* dkData = buffers.tensor(a.dkUid);
-    auto* dvData = buffers.tensor(a.dvUid);
-    for (int64_t g = 0; g < a.group; ++g) {
-        const int64_t h = hk * a.group + g;
-        for (int64_t i = 0; i < a.seqQ; ++i) {
-            std::byte* row = at(dqData, b * a.dq.b + h * a.dq.h + i * a.dq.s, bytes);
-            for (int64_t d = 0; d < a.dim; ++d) {
-                storeElement(a, row, d * a.dq.d, queryGradient[(g * a.seqQ + i) * a.dim + d]);
-            }
+    if (a.group == 1) {
+        void* dkData = buffers.tensor(a.dkUid);
+        void* dvData = buffers.tensor(a.dvUid);
+        for (int64_t j = 0; j < a.seqKv; ++j) {
+            kernels::storeRow(keyGradient + j * a.dim, a.dim, 1.0F,
+                              at(dkData, b * a.dk.b + hk * a.dk.h + j * a.dk.s, bytes), a.dk.d, a.bf16);
+            kernels::storeRow(valueGradient + j * a.valueDim, a.valueDim, 1.0F,
+                              at(dvData, b * a.dv.b + hk * a.dv.h + j * a.dv.s, bytes), a.dv.d, a.bf16);
         }
+        return;
     }
-    for (int64_t j = 0; j < a.seqKv; ++j) {
-        std::byte* keyRow = at(dkData, b * a.dk.b + hk * a.dk.h + j * a.dk.s, bytes);
-        for (int64_t d = 0; d < a.dim; ++d) {
-            storeElement(a, keyRow, d * a.dk.d, keyGradient[j * a.dim + d]);
-        }
-        std::byte* valueRow = at(dvData, b * a.dv.b + hk * a.dv.h + j * a.dv.s, bytes);
-        for (int64_t d = 0; d < a.valueDim; ++d) {
-            storeElement(a, valueRow, d * a.dv.d, valueGradient[j * a.valueDim + d]);
-        }
+    const int64_t kv = b * a.kvHeads + hk;
+    auto* sums =
+        reinterpret_cast<float*>(area + a.sharedGradientOffset) + kv * a.seqKv * (a.dim + a.valueDim);
+    const int64_t keyElements = a.seqKv * a.dim;
+    const int64_t valueElements = a.seqKv * a.valueDim;
+    const std::lock_guard lock(locks[static_cast<size_t>(kv)]);
+#pragma omp simd
+    for (int64_t e = 0; e < keyElements; ++e) {
+        sums[e] += keyGradient[e];
+    }
+#pragma omp simd
+    for (int64_t e = 0; e < valueElements; ++e) {
+        sums[keyElements + e] += valueGradient[e];
     }
 }
 
@@ -528,20 +507,6 @@ void requireFloatStats(const hipdnn_flatbuffers_sdk::NodeWrapper& node, const fb
     }
 }
 
-// The tile shapes: full tiles and the remainders of Sq and Skv.
-template <class Make>
-void forEachTileShape(const Attention& a, Make&& make) {
-    const int64_t queryTile = std::min(kQueryTile, a.seqQ);
-    const int64_t keyTile = std::min(kKeyTile, a.seqKv);
-    for (const int64_t queries : {queryTile, a.seqQ % queryTile}) {
-        for (const int64_t keys : {keyTile, a.seqKv % keyTile}) {
-            if (queries > 0 && keys > 0) {
-                make(queries, keys);
-            }
-        }
-    }
-}
-
 // Binds every tensor the host work reads or writes, so that virtual ones get workspace slots.
 void bindTensors(PlanStep& step, const GraphWrapper& graph, std::vector<int64_t> uids,
                  std::initializer_list<std::optional<int64_t>> optional) {
@@ -559,6 +524,53 @@ float scaleOf(const Attention& a, const ExecutionBuffers& buffers) {
     return a.scaleUid ? readScalar(a.scaleType, buffers.tensor(*a.scaleUid)) : a.scale;
 }
 
+// The tile shapes: full tiles and the remainders of Sq and Skv.
+template <class Make>
+void forEachTileShape(const Attention& a, Make&& make) {
+    for (const int64_t queries : {a.queryTile, a.seqQ % a.queryTile}) {
+        for (const int64_t keys : {a.keyTile, a.seqKv % a.keyTile}) {
+            if (queries > 0 && keys > 0) {
+                make(queries, keys);
+            }
+        }
+    }
+}
+
+void chooseTiles(Attention& a) {
+    a.queryTile = std::min(kQueryTile, a.seqQ);
+    a.keyTile = std::min(kKeyTile, a.seqKv);
+    a.threads = std::max(1, omp_get_max_threads());
+}
+
+// Lays out one thread's region: `sizes` in order, each aligned; returns the offsets.
+class RegionLayout {
+public:
+    size_t add(size_t bytes) {
+        const size_t offset = _bytes;
+        _bytes += alignUp(bytes);
+        return offset;
+    }
+    size_t bytes() const { return _bytes; }
+
+private:
+    size_t _bytes = 0;
+};
+
+template <class Tiles>
+size_t maxScratchpad(const Tiles& tiles) {
+    size_t bytes = 0;
+    for (const auto& [shape, tile] : tiles) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(tile)>, TileMatmuls>) {
+            bytes = std::max({bytes, tile.scores.scratchpadBytes, tile.values.scratchpadBytes});
+        } else {
+            bytes = std::max({bytes, tile.scores.scratchpadBytes, tile.valueGradientIn.scratchpadBytes,
+                              tile.valueGradient.scratchpadBytes, tile.keyGradient.scratchpadBytes,
+                              tile.queryGradient.scratchpadBytes});
+        }
+    }
+    return bytes;
+}
+
 }  // namespace
 
 std::unique_ptr<PlanStep> buildSdpaStep(const dnnl::engine& engine, const GraphWrapper& graph,
@@ -572,33 +584,37 @@ std::unique_ptr<PlanStep> buildSdpaStep(const dnnl::engine& engine, const GraphW
         a.statsUid = statsUid;
         a.stats = layoutOf(graph.tensor(*statsUid));
     }
+    chooseTiles(a);
     forEachTileShape(a, [&](int64_t queries, int64_t keys) {
         a.tiles.emplace(std::pair{queries, keys}, makeTile(a, queries, keys));
     });
 
+    const auto rows = static_cast<size_t>(a.queryTile);
+    const auto keyTile = static_cast<size_t>(a.keyTile);
+    RegionLayout region;
+    a.scoresOffset = region.add(rows * keyTile * sizeof(float));
+    a.probabilitiesOffset = region.add(a.bf16 ? rows * keyTile * 2 : 0);
+    a.accumulatorOffset = region.add(rows * static_cast<size_t>(a.valueDim) * sizeof(float));
+    a.maxOffset = region.add(rows * sizeof(float));
+    a.sumOffset = region.add(rows * sizeof(float));
+    a.scratchpadOffset = region.add(maxScratchpad(a.tiles));
+    a.threadBytes = region.bytes();
+
     auto step = std::make_unique<PlanStep>(engine);
-    const auto rows = static_cast<size_t>(a.group * std::min(kQueryTile, a.seqQ));
-    const auto keyTile = static_cast<size_t>(std::min(kKeyTile, a.seqKv));
-    a.scoresOffset = step->reservePrivate(alignUp(rows * keyTile * sizeof(float)));
-    a.probabilitiesOffset = step->reservePrivate(alignUp(rows * keyTile * a.elementBytes()));
-    a.accumulatorOffset =
-        step->reservePrivate(alignUp(rows * static_cast<size_t>(a.valueDim) * sizeof(float)));
-    a.maxOffset = step->reservePrivate(alignUp(rows * sizeof(float)));
-    a.sumOffset = step->reservePrivate(alignUp(rows * sizeof(float)));
+    a.threadsOffset = step->reservePrivate(a.threadBytes * static_cast<size_t>(a.threads));
     bindTensors(*step, graph, {a.qUid, a.kUid, a.vUid, a.oUid}, {a.statsUid, a.biasUid, a.scaleUid});
     step->addHostWork([attention](const ExecutionBuffers& buffers, std::byte* area) {
         const Attention& work = *attention;
         const float scale = scaleOf(work, buffers);
-        dnnl::stream stream(work.engine);
-        const int64_t queryTile = std::min(kQueryTile, work.seqQ);
-        for (int64_t b = 0; b < work.batch; ++b) {
-            for (int64_t hk = 0; hk < work.kvHeads; ++hk) {
-                for (int64_t i0 = 0; i0 < work.seqQ; i0 += queryTile) {
-                    runQueryTile(work, stream, buffers, area, scale, b, hk, i0,
-                                 std::min(queryTile, work.seqQ - i0));
-                }
-            }
-        }
+        const int64_t queryTiles = tileCount(work.seqQ, work.queryTile);
+        parallelTasks(work, area, work.batch * work.heads * queryTiles,
+                      [&](ThreadMatmuls& matmuls, std::byte* region, int64_t task) {
+                          const int64_t head = task / queryTiles;
+                          // The last query tiles first: under a causal mask they are the longest.
+                          const int64_t i0 = (queryTiles - 1 - task % queryTiles) * work.queryTile;
+                          runQueryTile(work, matmuls, buffers, region, scale, head / work.heads,
+                                       head % work.heads, i0, std::min(work.queryTile, work.seqQ - i0));
+                      });
     });
     return step;
 }
@@ -633,36 +649,72 @@ std::unique_ptr<PlanStep> buildSdpaBackwardStep(const dnnl::engine& engine, cons
     a.dq = layoutOf(dq);
     a.dk = layoutOf(dk);
     a.dv = layoutOf(dv);
+    chooseTiles(a);
     forEachTileShape(a, [&](int64_t queries, int64_t keys) {
         a.gradientTiles.emplace(std::pair{queries, keys}, makeGradientTile(a, queries, keys));
     });
 
+    const auto rows = static_cast<size_t>(a.queryTile);
+    const auto keyTile = static_cast<size_t>(a.keyTile);
+    const auto dim = static_cast<size_t>(a.dim);
+    const auto valueDim = static_cast<size_t>(a.valueDim);
+    const auto seqKv = static_cast<size_t>(a.seqKv);
+    RegionLayout region;
+    a.scoresOffset = region.add(rows * keyTile * sizeof(float));
+    a.gradientOffset = region.add(rows * keyTile * sizeof(float));
+    a.probabilitiesOffset = region.add(a.bf16 ? rows * keyTile * 2 : 0);
+    a.gradientIoOffset = region.add(a.bf16 ? rows * keyTile * 2 : 0);
+    a.deltaOffset = region.add(rows * sizeof(float));
+    a.queryGradientOffset = region.add(rows * dim * sizeof(float));
+    a.keyGradientOffset = region.add(seqKv * dim * sizeof(float));
+    a.valueGradientOffset = region.add(seqKv * valueDim * sizeof(float));
+    a.rowOffset = region.add(2 * std::max(dim, valueDim) * sizeof(float));
+    a.scratchpadOffset = region.add(maxScratchpad(a.gradientTiles));
+    a.threadBytes = region.bytes();
+
     auto step = std::make_unique<PlanStep>(engine);
-    const auto rows = static_cast<size_t>(a.group * std::min(kQueryTile, a.seqQ));
-    const auto keyTile = static_cast<size_t>(std::min(kKeyTile, a.seqKv));
-    const size_t io = a.elementBytes();
-    a.scoresOffset = step->reservePrivate(alignUp(rows * keyTile * sizeof(float)));
-    a.gradientOffset = step->reservePrivate(alignUp(rows * keyTile * sizeof(float)));
-    a.probabilitiesOffset = step->reservePrivate(alignUp(rows * keyTile * io));
-    a.gradientIoOffset = step->reservePrivate(alignUp(rows * keyTile * io));
-    a.queryCopyOffset = step->reservePrivate(alignUp(rows * static_cast<size_t>(a.dim) * io));
-    a.gradientCopyOffset = step->reservePrivate(alignUp(rows * static_cast<size_t>(a.valueDim) * io));
-    a.deltaOffset = step->reservePrivate(alignUp(rows * sizeof(float)));
-    a.queryGradientOffset =
-        step->reservePrivate(alignUp(static_cast<size_t>(a.group * a.seqQ * a.dim) * sizeof(float)));
-    a.keyGradientOffset = step->reservePrivate(alignUp(static_cast<size_t>(a.seqKv * a.dim) * sizeof(float)));
-    a.valueGradientOffset =
-        step->reservePrivate(alignUp(static_cast<size_t>(a.seqKv * a.valueDim) * sizeof(float)));
+    a.threadsOffset = step->reservePrivate(a.threadBytes * static_cast<size_t>(a.threads));
+    if (a.group > 1) {
+        a.sharedGradientOffset = step->reservePrivate(static_cast<size_t>(a.batch * a.kvHeads) * seqKv *
+                                                      (dim + valueDim) * sizeof(float));
+    }
     bindTensors(*step, graph,
                 {a.qUid, a.kUid, a.vUid, a.oUid, a.dOUid, a.dqUid, a.dkUid, a.dvUid, *a.statsUid},
                 {a.biasUid, a.scaleUid});
     step->addHostWork([attention](const ExecutionBuffers& buffers, std::byte* area) {
         const Attention& work = *attention;
         const float scale = scaleOf(work, buffers);
-        dnnl::stream stream(work.engine);
-        for (int64_t b = 0; b < work.batch; ++b) {
-            for (int64_t hk = 0; hk < work.kvHeads; ++hk) {
-                runGradientHead(work, stream, buffers, area, scale, b, hk);
+        const int64_t kvCount = work.batch * work.kvHeads;
+        const int64_t sumElements = work.seqKv * (work.dim + work.valueDim);
+        auto* sums = reinterpret_cast<float*>(area + work.sharedGradientOffset);
+        if (work.group > 1) {
+            std::fill(sums, sums + kvCount * sumElements, 0.0F);
+        }
+        std::vector<std::mutex> locks(static_cast<size_t>(kvCount));
+        parallelTasks(work, area, work.batch * work.heads,
+                      [&](ThreadMatmuls& matmuls, std::byte* region, int64_t task) {
+                          runGradientHead(work, matmuls, buffers, region, area, locks, scale,
+                                          task / work.heads, task % work.heads);
+                      });
+        if (work.group == 1) {
+            return;
+        }
+        const size_t bytes = work.elementBytes();
+        void* dkData = buffers.tensor(work.dkUid);
+        void* dvData = buffers.tensor(work.dvUid);
+#pragma omp parallel for num_threads(work.threads)
+        for (int64_t kv = 0; kv < kvCount; ++kv) {
+            const int64_t b = kv / work.kvHeads;
+            const int64_t hk = kv % work.kvHeads;
+            const float* keySums = sums + kv * sumElements;
+            const float* valueSums = keySums + work.seqKv * work.dim;
+            for (int64_t j = 0; j < work.seqKv; ++j) {
+                kernels::storeRow(keySums + j * work.dim, work.dim, 1.0F,
+                                  at(dkData, b * work.dk.b + hk * work.dk.h + j * work.dk.s, bytes),
+                                  work.dk.d, work.bf16);
+                kernels::storeRow(valueSums + j * work.valueDim, work.valueDim, 1.0F,
+                                  at(dvData, b * work.dv.b + hk * work.dv.h + j * work.dv.s, bytes),
+                                  work.dv.d, work.bf16);
             }
         }
     });

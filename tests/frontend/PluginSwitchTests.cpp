@@ -36,7 +36,7 @@ hipdnnStatus_t usePluginsOnly(std::vector<std::string> paths) {
     return hipdnnSetEnginePluginPaths_ext(entries.size(), entries.data(), HIPDNN_PLUGIN_LOADING_ABSOLUTE);
 }
 
-// Large enough that oneDNN runs it on its OpenMP threads.
+// Several images and channels, not a toy size: oneDNN splits it over its OpenMP threads.
 const std::vector<int64_t> kConvInputDims{4, 32, 28, 28};
 const std::vector<int64_t> kConvFilterDims{32, 32, 3, 3};
 

@@ -167,6 +167,16 @@ TEST(DataSdkShape, OffsetOf) {
     EXPECT_THROW(offsetOf({1, 2}, {1}), std::invalid_argument);
 }
 
+// A huge dilation overflowed int64_t inside the graph contract's check of a convolution (found
+// by the onednn plugin fuzzer under UBSan); such a window has no output length.
+TEST(DataSdkShape, SlidingWindowOutputLengthOfOverflowingValuesIsNullopt) {
+    constexpr int64_t kHuge = std::numeric_limits<int64_t>::max() / 2 + 1;
+    EXPECT_EQ((SlidingWindow{8, 3, 0, 0, 1, kHuge}.outputLength()), std::nullopt);
+    EXPECT_EQ((SlidingWindow{8, std::numeric_limits<int64_t>::max(), 0, 0, 1, 3}.outputLength()), std::nullopt);
+    EXPECT_EQ((SlidingWindow{std::numeric_limits<int64_t>::max(), 3, 1, 1, 1, 1}.outputLength()),
+              std::nullopt);
+}
+
 TEST(DataSdkShape, SlidingWindowOutputLength) {
     // ResNet's 7x7 stride-2 stem: (224 + 3 + 3 - 7) / 2 + 1 = 112.
     EXPECT_EQ((SlidingWindow{224, 7, 3, 3, 2, 1}.outputLength()), 112);

@@ -166,6 +166,24 @@ TEST_F(DescriptorRules, WrongDescriptorTypeAsElementNamesBothTypes) {
     hipdnnBackendDestroyDescriptor(heuristic);
 }
 
+// Reading an empty list attribute passed its null data pointer to memcpy (found by the backend
+// fuzzer under UBSan); it copies nothing and counts zero.
+TEST_F(DescriptorRules, EmptyListAttributeReadsAsZeroElements) {
+    hipdnnBackendDescriptor_t pack = nullptr;
+    ASSERT_EQ(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack),
+              HIPDNN_STATUS_SUCCESS);
+    ASSERT_EQ(hipdnnBackendFinalize(pack), HIPDNN_STATUS_SUCCESS) << lastError();
+    std::vector<int64_t> values(4, -1);
+    int64_t count = -1;
+    EXPECT_EQ(hipdnnBackendGetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_OVERRIDE_SHAPES_EXT, HIPDNN_TYPE_INT64,
+                                        4, &count, values.data()),
+              HIPDNN_STATUS_SUCCESS)
+        << lastError();
+    EXPECT_EQ(count, 0);
+    EXPECT_EQ(values, std::vector<int64_t>(4, -1));
+    hipdnnBackendDestroyDescriptor(pack);
+}
+
 TEST_F(DescriptorRules, HeuristicModes) {
     hipdnnBackendDescriptor_t heuristic = nullptr;
     ASSERT_EQ(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heuristic),

@@ -1,6 +1,8 @@
 // KNOB_INFO publication and KNOB_CHOICE settings reaching the plugin.
 #include <hipdnn_flatbuffers_sdk/data_objects/knob_value_generated.h>
 
+#include <cstring>
+
 #include "BackendTestUtils.hpp"
 
 using namespace hipdnn_backend_tests;
@@ -173,6 +175,34 @@ TEST_F(Knobs, KnobChoiceRulesAndReadBack) {
     EXPECT_EQ(charAttribute(textChoice, HIPDNN_ATTR_KNOB_CHOICE_KNOB_TYPE), "fake.mode");
     EXPECT_EQ(charAttribute(textChoice, HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE), "fast");
     hipdnnBackendDestroyDescriptor(textChoice);
+}
+
+// A setting at an odd address was read in place with misaligned loads (found by the knob fuzzer
+// under UBSan); it is read from an aligned copy.
+TEST_F(Knobs, SerializedSettingAtAnOddAddressIsRead) {
+    flatbuffers::FlatBufferBuilder builder;
+    builder.Finish(fb::CreateKnobSetting(builder, builder.CreateString("fake.tile.size"),
+                                         fb::KnobValue::IntValue, fb::CreateIntValue(builder, 8).Union()));
+    std::vector<uint8_t> storage(builder.GetSize() + 1);
+    std::memcpy(storage.data() + 1, builder.GetBufferPointer(), builder.GetSize());
+    hipdnnBackendDescriptor_t descriptor = nullptr;
+    ASSERT_EQ(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, &descriptor),
+              HIPDNN_STATUS_SUCCESS);
+    hipdnnFlatbufferData_ext_t setting{storage.data() + 1, builder.GetSize()};
+    ASSERT_EQ(hipdnnBackendSetAttribute(descriptor, HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE,
+                                        HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, 1, &setting),
+              HIPDNN_STATUS_SUCCESS)
+        << lastError();
+    ASSERT_EQ(hipdnnBackendFinalize(descriptor), HIPDNN_STATUS_SUCCESS) << lastError();
+    EXPECT_EQ(charAttribute(descriptor, HIPDNN_ATTR_KNOB_CHOICE_KNOB_TYPE), "fake.tile.size");
+    int64_t value = 0;
+    int64_t count = 0;
+    ASSERT_EQ(hipdnnBackendGetAttribute(descriptor, HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, HIPDNN_TYPE_INT64, 1,
+                                        &count, &value),
+              HIPDNN_STATUS_SUCCESS)
+        << lastError();
+    EXPECT_EQ(value, 8);
+    hipdnnBackendDestroyDescriptor(descriptor);
 }
 
 // A size at or over the FlatBuffers limit aborted the process inside the verifier's constructor

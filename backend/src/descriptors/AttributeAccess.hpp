@@ -85,7 +85,10 @@ struct AttributeOutput {
         }
         requireElements();
         const int64_t copied = std::min(requested, total);
-        std::memcpy(elements, values.data(), static_cast<size_t>(copied) * sizeof(T));
+        // An empty attribute's span may hold a null pointer, which memcpy must not get.
+        if (copied > 0) {
+            std::memcpy(elements, values.data(), static_cast<size_t>(copied) * sizeof(T));
+        }
         *count = copied;
     }
     template <class T>

@@ -84,12 +84,15 @@ KnobChoice parseKnobSetting(const void* data, size_t size) {
         throw HipdnnException(HIPDNN_STATUS_BAD_PARAM, "Serialized KnobSetting of " + std::to_string(size) +
                                                            " bytes exceeds the FlatBuffers size limit");
     }
-    flatbuffers::Verifier verifier(static_cast<const uint8_t*>(data), size);
+    // The caller's bytes may have any alignment; FlatBuffers reads them as aligned integers.
+    const std::vector<uint8_t> aligned(static_cast<const uint8_t*>(data),
+                                       static_cast<const uint8_t*>(data) + size);
+    flatbuffers::Verifier verifier(aligned.data(), aligned.size());
     if (!verifier.VerifyBuffer<fb::KnobSetting>(nullptr)) {
         throw HipdnnException(HIPDNN_STATUS_BAD_PARAM,
                               "Serialized KnobSetting fails FlatBuffer verification");
     }
-    const auto* setting = flatbuffers::GetRoot<fb::KnobSetting>(data);
+    const auto* setting = flatbuffers::GetRoot<fb::KnobSetting>(aligned.data());
     if (setting->knob_id() == nullptr || setting->knob_id()->size() == 0) {
         throw HipdnnException(HIPDNN_STATUS_BAD_PARAM, "Serialized KnobSetting has an empty knob_id");
     }

@@ -39,6 +39,9 @@ std::vector<std::string> commandWordsFor(const ProblemSpec& spec);
 // Reads a graph file (JSON or binary) and verifies it; throws ProblemError naming the file and
 // the problem (the JSON parser gives line and column).
 std::vector<uint8_t> readGraphFile(const std::filesystem::path& file);
+// The graph of a file's contents (JSON when it starts with '{', else a binary Graph), verified;
+// throws ProblemError starting with `source`.
+std::vector<uint8_t> parseGraphText(const std::string& text, const std::string& source);
 
 // Serializes a frontend graph; throws ProblemError with the frontend's message.
 std::vector<uint8_t> serializeGraph(hipdnn_frontend::graph::Graph& graph);

@@ -144,9 +144,21 @@ struct SlidingWindow {
     int64_t paddedInput() const { return input + prePadding + postPadding; }
 
     /// (input + pre + post - extent) / stride + 1; nullopt when the window is larger than the
-    /// padded input or the stride is not positive.
+    /// padded input, the stride is not positive, or a step of the formula overflows int64_t
+    /// (the values may come from an untrusted graph).
     std::optional<int64_t> outputLength() const {
-        const int64_t span = paddedInput() - extent();
+        int64_t taps = 0;
+        int64_t windowExtent = 0;
+        int64_t padded = 0;
+        int64_t span = 0;
+        if (__builtin_sub_overflow(window, 1, &taps) ||
+            __builtin_mul_overflow(dilation, taps, &windowExtent) ||
+            __builtin_add_overflow(windowExtent, 1, &windowExtent) ||
+            __builtin_add_overflow(input, prePadding, &padded) ||
+            __builtin_add_overflow(padded, postPadding, &padded) ||
+            __builtin_sub_overflow(padded, windowExtent, &span)) {
+            return std::nullopt;
+        }
         if (span < 0 || stride < 1) {
             return std::nullopt;
         }

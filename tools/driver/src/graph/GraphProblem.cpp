@@ -33,6 +33,10 @@ std::vector<uint8_t> readGraphFile(const std::filesystem::path& file) {
     }
     const std::string text(contents.begin(), contents.end());
     contents = {};
+    return parseGraphText(text, file.string());
+}
+
+std::vector<uint8_t> parseGraphText(const std::string& text, const std::string& source) {
     std::vector<uint8_t> bytes;
     try {
         if (looksLikeJson(text)) {
@@ -45,7 +49,7 @@ std::vector<uint8_t> readGraphFile(const std::filesystem::path& file) {
     } catch (const std::exception& error) {
         // The FlatBuffers parser reports "<line>: <column>: error: ..."; say which is which.
         static const std::regex position("(\\d+): (\\d+): error: ");
-        throw ProblemError(file.string() + ": " +
+        throw ProblemError(source + ": " +
                            std::regex_replace(std::string(error.what()), position, "line $1, column $2: "));
     }
     return bytes;

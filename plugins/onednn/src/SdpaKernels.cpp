@@ -67,10 +67,19 @@ void storeValue(void* out, int64_t index, float value, bool bf16) {
     }
 }
 
-float expSumScalar(const float* s, int64_t n, float shift, void* p, bool bf16) {
+float rowMaxScalar(const float* s, int64_t limit) {
+    float best = kNegativeInfinity;
+    for (int64_t j = 0; j < limit; ++j) {
+        best = std::max(best, s[j]);
+    }
+    return best;
+}
+
+float expSumScalar(const float* s, int64_t n, int64_t limit, float scale, float shift, void* p, bool bf16) {
     float sum = 0.0F;
     for (int64_t j = 0; j < n; ++j) {
-        const float value = s[j] == kNegativeInfinity ? 0.0F : std::exp(s[j] - shift);
+        const bool visible = j < limit && s[j] != kNegativeInfinity;
+        const float value = visible ? std::exp(std::fma(s[j], scale, -shift)) : 0.0F;
         sum += value;
         storeValue(p, j, value, bf16);
     }
@@ -189,14 +198,26 @@ HIPDNN_SDPA_TARGET float scaleMaskMaxVector(float* s, int64_t n, int64_t limit, 
     return _mm512_reduce_max_ps(best);
 }
 
-HIPDNN_SDPA_TARGET float expSumVector(const float* s, int64_t n, float shift, void* p, bool bf16) {
-    const __m512 shifts = _mm512_set1_ps(shift);
+HIPDNN_SDPA_TARGET float rowMaxVector(const float* s, int64_t limit) {
+    __m512 best = _mm512_set1_ps(kNegativeInfinity);
+    for (int64_t j = 0; j < limit; j += 16) {
+        const __mmask16 mask = tailMask(limit - j);
+        best = _mm512_mask_max_ps(best, mask, best, _mm512_maskz_loadu_ps(mask, s + j));
+    }
+    return _mm512_reduce_max_ps(best);
+}
+
+HIPDNN_SDPA_TARGET float expSumVector(const float* s, int64_t n, int64_t limit, float scale, float shift,
+                                      void* p, bool bf16) {
+    const __m512 scales = _mm512_set1_ps(scale);
+    const __m512 shifts = _mm512_set1_ps(-shift);
     __m512 sum = _mm512_setzero_ps();
     for (int64_t j = 0; j < n; j += 16) {
         const __mmask16 mask = tailMask(n - j);
-        const __m512 x = _mm512_maskz_loadu_ps(mask, s + j);
-        // -inf - shift stays -inf (shift is finite), and exp512 makes it 0.
-        const __m512 value = _mm512_maskz_mov_ps(mask, exp512(_mm512_sub_ps(x, shifts)));
+        const __mmask16 visible = j >= limit ? static_cast<__mmask16>(0) : tailMask(limit - j);
+        const __m512 x = _mm512_maskz_loadu_ps(visible, s + j);
+        // -inf · scale - shift stays -inf (scale > 0, shift finite), and exp512 makes it 0.
+        const __m512 value = _mm512_maskz_mov_ps(visible, exp512(_mm512_fmadd_ps(x, scales, shifts)));
         sum = _mm512_add_ps(sum, value);
         store16(p, j, value, mask, bf16);
     }
@@ -272,13 +293,23 @@ float scaleMaskMax(float* s, int64_t n, int64_t limit, float scale, const float*
     return scaleMaskMaxScalar(s, n, limit, scale, bias, biasStride);
 }
 
-float expSum(const float* s, int64_t n, float shift, void* p, bool bf16) {
+float rowMax(const float* s, int64_t limit) {
 #ifdef HIPDNN_SDPA_AVX512
     if (vectorized()) {
-        return expSumVector(s, n, shift, p, bf16);
+        return rowMaxVector(s, limit);
     }
 #endif
-    return expSumScalar(s, n, shift, p, bf16);
+    return rowMaxScalar(s, limit);
+}
+
+float expSum(const float* s, int64_t n, int64_t limit, float scale, float shift, void* p, bool bf16) {
+    limit = std::clamp<int64_t>(limit, 0, n);
+#ifdef HIPDNN_SDPA_AVX512
+    if (vectorized()) {
+        return expSumVector(s, n, limit, scale, shift, p, bf16);
+    }
+#endif
+    return expSumScalar(s, n, limit, scale, shift, p, bf16);
 }
 
 void softmaxGradient(const float* s, const float* dP, int64_t n, int64_t limit, float scale,

@@ -19,9 +19,14 @@ void setVectorized(bool enable);
 // limit <= j < n. Returns the row's maximum (-inf when limit is 0).
 float scaleMaskMax(float* s, int64_t n, int64_t limit, float scale, const float* bias, int64_t biasStride);
 
-// p[j] = exp(s[j] - shift) for j < n (exactly 0 where s[j] is -inf), stored as fp32 (p may be s)
-// or bf16 (round to nearest even). Returns the sum of the fp32 values.
-float expSum(const float* s, int64_t n, float shift, void* p, bool bf16);
+// The maximum of s[j] for j < limit (-inf when limit is 0), s unchanged.
+float rowMax(const float* s, int64_t limit);
+
+// p[j] = exp(s[j] · scale - shift) for j < limit (exactly 0 where s[j] is -inf), 0 for
+// limit <= j < n, stored as fp32 (p may be s) or bf16 (round to nearest even). Returns the sum of
+// the fp32 values. With scale > 0 and shift = scale · rowMax(s, limit), this is the unbiased row's
+// softmax numerator in one pass over the scores.
+float expSum(const float* s, int64_t n, int64_t limit, float scale, float shift, void* p, bool bf16);
 
 // Backward: value = s[j] · scale + bias[j · biasStride]; p = exp(value - stats) for j < limit,
 // 0 from limit on; dS = p · (dP[j] - delta) · scale. p and dS are fp32 (they may be s and dP) or

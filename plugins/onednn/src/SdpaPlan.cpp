@@ -15,6 +15,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <type_traits>
 #include <vector>
 
@@ -33,6 +34,7 @@ namespace {
 // tiles that stay in that core's L2: 128 queries × 512 keys of fp32 scores.
 constexpr int64_t kQueryTile = 128;
 constexpr int64_t kKeyTile = 512;
+constexpr int64_t kKeyGranule = 128;
 
 constexpr float kNegativeInfinity = -std::numeric_limits<float>::infinity();
 
@@ -108,6 +110,21 @@ struct Attention {
             return keys;
         }
         return std::clamp<int64_t>(i + diagonalShift - j0 + 1, 0, keys);
+    }
+
+    // The keys of the tile starting at j0 that queries up to lastQuery compute: the whole tile,
+    // or under a causal mask up to the diagonal rounded up to kKeyGranule (the rest is masked;
+    // the granule keeps the number of matmul shapes small); 0 when the tile is past the diagonal.
+    int64_t keysOfTile(int64_t lastQuery, int64_t j0) const {
+        const int64_t keys = std::min(keyTile, seqKv - j0);
+        if (!causal) {
+            return keys;
+        }
+        const int64_t needed = lastQuery + diagonalShift + 1 - j0;
+        if (needed <= 0) {
+            return 0;
+        }
+        return std::min(keys, (needed + kKeyGranule - 1) / kKeyGranule * kKeyGranule);
     }
 
     // Bias row of query i of head h in batch b (key 0 of the tile starting at j0), or null.
@@ -280,24 +297,30 @@ void runQueryTile(const Attention& a, ThreadMatmuls& matmuls, const ExecutionBuf
     const auto* biasData = a.biasUid ? static_cast<const float*>(buffers.tensor(*a.biasUid)) : nullptr;
     const int64_t lastQuery = i0 + queries - 1;
     for (int64_t j0 = 0; j0 < a.seqKv; j0 += a.keyTile) {
-        if (a.causal && j0 > lastQuery + a.diagonalShift) {
+        const int64_t keys = a.keysOfTile(lastQuery, j0);
+        if (keys == 0) {
             break;  // every later key is above the diagonal for every query of the tile
         }
-        const int64_t keys = std::min(a.keyTile, a.seqKv - j0);
         const TileMatmuls& tile = a.tiles.at({queries, keys});
         matmuls.run(tile.scores, qTile, at(kData, b * a.k.b + hk * a.k.h + j0 * a.k.s, bytes), scores);
         for (int64_t r = 0; r < queries; ++r) {
             const int64_t i = i0 + r;
             float* s = scores + r * keys;
-            const float tileMax = kernels::scaleMaskMax(s, keys, a.visibleKeys(i, j0, keys), scale,
-                                                        a.biasRow(biasData, b, h, i, j0), a.bias.d);
+            const int64_t visible = a.visibleKeys(i, j0, keys);
+            // Without a bias and with a positive scale, max(scale · s) = scale · max(s): the scores
+            // are read once for their maximum and once for the exponentials, never rewritten.
+            const bool scaleInExp = biasData == nullptr && scale > 0.0F;
+            const float tileMax =
+                scaleInExp ? (visible == 0 ? kNegativeInfinity : scale * kernels::rowMax(s, visible))
+                           : kernels::scaleMaskMax(s, keys, visible, scale, a.biasRow(biasData, b, h, i, j0),
+                                                   a.bias.d);
             const float newMax = std::max(rowMax[r], tileMax);
             // A row with no visible key yet keeps weight 0 everywhere (no exp(-inf + inf)).
             const float shift = newMax == kNegativeInfinity ? 0.0F : newMax;
             const float rescale = rowMax[r] == kNegativeInfinity ? 0.0F : std::exp(rowMax[r] - newMax);
             void* p = a.bf16 ? static_cast<void*>(static_cast<std::byte*>(probabilities) + r * keys * 2)
                              : static_cast<void*>(s);
-            const float sum = kernels::expSum(s, keys, shift, p, a.bf16);
+            const float sum = kernels::expSum(s, keys, visible, scaleInExp ? scale : 1.0F, shift, p, a.bf16);
             rowSum[r] = rowSum[r] * rescale + sum;
             rowMax[r] = newMax;
             if (rescale != 1.0F) {
@@ -369,10 +392,10 @@ void runGradientHead(const Attention& a, ThreadMatmuls& matmuls, const Execution
         std::fill(queryGradient, queryGradient + queries * a.dim, 0.0F);
         const int64_t lastQuery = i0 + queries - 1;
         for (int64_t j0 = 0; j0 < a.seqKv; j0 += a.keyTile) {
-            if (a.causal && j0 > lastQuery + a.diagonalShift) {
+            const int64_t keys = a.keysOfTile(lastQuery, j0);
+            if (keys == 0) {
                 break;
             }
-            const int64_t keys = std::min(a.keyTile, a.seqKv - j0);
             const GradientMatmuls& t = a.gradientTiles.at({queries, keys});
             const std::byte* kTile = at(kData, b * a.k.b + hk * a.k.h + j0 * a.k.s, bytes);
             const std::byte* vTile = at(vData, b * a.v.b + hk * a.v.h + j0 * a.v.s, bytes);
@@ -524,15 +547,23 @@ float scaleOf(const Attention& a, const ExecutionBuffers& buffers) {
     return a.scaleUid ? readScalar(a.scaleType, buffers.tensor(*a.scaleUid)) : a.scale;
 }
 
-// The tile shapes: full tiles and the remainders of Sq and Skv.
+// Calls make(queries, keys) once for every tile shape the execute loops meet: full tiles, the
+// remainders of Sq and Skv, and the causal diagonal's shorter key tiles.
 template <class Make>
 void forEachTileShape(const Attention& a, Make&& make) {
-    for (const int64_t queries : {a.queryTile, a.seqQ % a.queryTile}) {
-        for (const int64_t keys : {a.keyTile, a.seqKv % a.keyTile}) {
-            if (queries > 0 && keys > 0) {
-                make(queries, keys);
+    std::set<std::pair<int64_t, int64_t>> shapes;
+    for (int64_t i0 = 0; i0 < a.seqQ; i0 += a.queryTile) {
+        const int64_t queries = std::min(a.queryTile, a.seqQ - i0);
+        for (int64_t j0 = 0; j0 < a.seqKv; j0 += a.keyTile) {
+            const int64_t keys = a.keysOfTile(i0 + queries - 1, j0);
+            if (keys == 0) {
+                break;
             }
+            shapes.emplace(queries, keys);
         }
+    }
+    for (const auto& [queries, keys] : shapes) {
+        make(queries, keys);
     }
 }
 

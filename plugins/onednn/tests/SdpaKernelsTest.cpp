@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -86,32 +87,68 @@ TEST(SdpaKernels, ScaleMaskMaxMatchesPortable) {
     }
 }
 
+TEST(SdpaKernels, RowMaxMatchesPortable) {
+    std::mt19937 random(6);
+    for (const int64_t n : kLengths) {
+        auto scores = randomRow(random, n, 3.0F);
+        scores[static_cast<size_t>(n - 1)] = 100.0F;  // beyond every limit below but n
+        for (const int64_t limit : {int64_t{0}, n / 3, n - 1, n}) {
+            const float vectorMax = kernels::rowMax(scores.data(), limit);
+            float portableMax = 0.0F;
+            {
+                const PortableScope scope(true);
+                portableMax = kernels::rowMax(scores.data(), limit);
+            }
+            const float expected =
+                limit == 0 ? -kInf : *std::max_element(scores.begin(), scores.begin() + limit);
+            EXPECT_EQ(expected, vectorMax) << "n " << n << " limit " << limit;
+            EXPECT_EQ(expected, portableMax) << "n " << n << " limit " << limit;
+        }
+    }
+}
+
 TEST(SdpaKernels, ExpSumMatchesPortableInFp32AndBf16) {
     std::mt19937 random(8);
     for (const int64_t n : kLengths) {
         auto scores = randomRow(random, n, 4.0F);
         scores[static_cast<size_t>(n / 2)] = -kInf;  // masked: exactly 0
-        const float shift = 2.0F;
-        std::vector<float> vector(scores.size()), portable(scores.size());
-        std::vector<bfloat16> vector16(scores.size()), portable16(scores.size());
-        const float vectorSum = kernels::expSum(scores.data(), n, shift, vector.data(), false);
-        const float vectorSum16 = kernels::expSum(scores.data(), n, shift, vector16.data(), true);
-        float portableSum = 0.0F, portableSum16 = 0.0F;
-        {
-            const PortableScope scope(true);
-            portableSum = kernels::expSum(scores.data(), n, shift, portable.data(), false);
-            portableSum16 = kernels::expSum(scores.data(), n, shift, portable16.data(), true);
+        for (const int64_t limit : {int64_t{0}, n / 3, n}) {
+            for (const float scale : {1.0F, 0.125F}) {
+                // The shift is finite, as the online softmax passes it: 0 while no key is seen.
+                const float rowMax = kernels::rowMax(scores.data(), limit);
+                const float shift = rowMax == -kInf ? 0.0F : scale * rowMax;
+                std::vector<float> vector(scores.size(), 1.0F), portable(scores.size(), 1.0F);
+                std::vector<bfloat16> vector16(scores.size()), portable16(scores.size());
+                const float vectorSum =
+                    kernels::expSum(scores.data(), n, limit, scale, shift, vector.data(), false);
+                const float vectorSum16 =
+                    kernels::expSum(scores.data(), n, limit, scale, shift, vector16.data(), true);
+                float portableSum = 0.0F, portableSum16 = 0.0F;
+                {
+                    const PortableScope scope(true);
+                    portableSum =
+                        kernels::expSum(scores.data(), n, limit, scale, shift, portable.data(), false);
+                    portableSum16 =
+                        kernels::expSum(scores.data(), n, limit, scale, shift, portable16.data(), true);
+                }
+                EXPECT_NEAR(portableSum, vectorSum, 1e-5F * portableSum);
+                EXPECT_NEAR(portableSum16, vectorSum16, 1e-5F * portableSum16);
+                for (size_t j = 0; j < scores.size(); ++j) {
+                    const bool visible = static_cast<int64_t>(j) < limit && scores[j] != -kInf;
+                    const float expected = visible ? std::exp(scores[j] * scale - shift) : 0.0F;
+                    expectClose(expected, portable[j], "portable fp32", static_cast<int64_t>(j));
+                    expectClose(portable[j], vector[j], "fp32", static_cast<int64_t>(j));
+                    // bf16 of values within a few ulp of each other: equal or one bf16 ulp apart.
+                    EXPECT_LE(
+                        std::abs(static_cast<int>(bits(portable16[j])) - static_cast<int>(bits(vector16[j]))),
+                        1)
+                        << j;
+                    if (!visible) {
+                        EXPECT_EQ(0.0F, vector[j]) << "masked or past the limit: " << j;
+                    }
+                }
+            }
         }
-        EXPECT_NEAR(portableSum, vectorSum, 1e-5F * portableSum);
-        EXPECT_NEAR(portableSum16, vectorSum16, 1e-5F * portableSum16);
-        for (size_t j = 0; j < scores.size(); ++j) {
-            expectClose(portable[j], vector[j], "fp32", static_cast<int64_t>(j));
-            // bf16 of values within a few ulp of each other: equal or one bf16 ulp apart.
-            EXPECT_LE(std::abs(static_cast<int>(bits(portable16[j])) - static_cast<int>(bits(vector16[j]))),
-                      1)
-                << j;
-        }
-        EXPECT_EQ(0.0F, vector[static_cast<size_t>(n / 2)]);
     }
 }
 
@@ -123,7 +160,7 @@ TEST(SdpaKernels, ExponentialFollowsStdExp) {
     x.push_back(-kInf);
     const auto n = static_cast<int64_t>(x.size());
     std::vector<float> out(x.size());
-    kernels::expSum(x.data(), n, 0.0F, out.data(), false);
+    kernels::expSum(x.data(), n, n, 1.0F, 0.0F, out.data(), false);
     for (size_t j = 0; j < x.size(); ++j) {
         const float expected = x[j] < -87.0F ? 0.0F : std::exp(x[j]);
         EXPECT_NEAR(expected, out[j], 3e-7F * expected + 1e-37F) << "exp(" << x[j] << ")";

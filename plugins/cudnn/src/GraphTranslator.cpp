@@ -56,6 +56,49 @@ RankPolicy rankPolicy(const hipdnn_flatbuffers_sdk::GraphWrapper& graph) {
     return policy;
 }
 
+bool isPointwiseOrReduction(fb::NodeAttributes type) {
+    return type == fb::NodeAttributes::PointwiseAttributes || type == fb::NodeAttributes::ReductionAttributes;
+}
+
+// Seen with cuDNN 9.19 (and it has no engine for them lifted to rank 4): graphs of pointwise and
+// reduction nodes alone, of rank 3 or less, are computed wrong from batch index 1 on when a
+// tensor broadcasts, and reductions of them miss elements. They are declined.
+void requireSupportedLowRank(const hipdnn_flatbuffers_sdk::GraphWrapper& graph) {
+    size_t rank = 0;
+    for (const auto* tensor : *graph.graph().tensors()) {
+        rank = std::max<size_t>(rank, tensor->dims()->size());
+    }
+    if (rank > 3) {
+        return;
+    }
+    std::vector<int64_t> largest;
+    for (size_t i = 0; i < graph.nodeCount(); ++i) {
+        const fb::NodeAttributes type = graph.node(i).type();
+        if (!isPointwiseOrReduction(type)) {
+            return;
+        }
+        if (type == fb::NodeAttributes::ReductionAttributes) {
+            throw TranslationError("node " + std::to_string(i) + " '" + std::string(graph.node(i).name()) +
+                                   "': reductions of rank " + std::to_string(rank) +
+                                   " tensors are computed wrong by cuDNN's pointwise and reduction engines");
+        }
+    }
+    for (const auto* tensor : *graph.graph().tensors()) {
+        if (tensor->value_type() != fb::TensorValue::NONE) {
+            continue;  // a scalar passed by value
+        }
+        const std::vector<int64_t> dims = toVector(tensor->dims());
+        if (largest.empty()) {
+            largest = dims;
+        }
+        if (dims != largest) {
+            throw TranslationError("tensor " + std::to_string(tensor->uid()) + " broadcasts in a rank-" +
+                                   std::to_string(rank) +
+                                   " pointwise graph: cuDNN computes such graphs wrong below rank 4");
+        }
+    }
+}
+
 void padToRank(std::vector<int64_t>& dims, std::vector<int64_t>& strides, const RankPolicy& policy) {
     while (dims.size() < policy.rank) {
         if (policy.appendTrailing || dims.empty()) {
@@ -199,6 +242,15 @@ int64_t TranslationContext::addWorkspaceTensor(const std::vector<int64_t>& dims,
     return addTensorSpec(std::move(spec), suffix);
 }
 
+bool TranslationContext::graphHas(fb::NodeAttributes type) const {
+    for (size_t i = 0; i < _graph.nodeCount(); ++i) {
+        if (_graph.node(i).type() == type) {
+            return true;
+        }
+    }
+    return false;
+}
+
 void TranslationContext::swapDims(int64_t uid, size_t first, size_t second) {
     TensorSpec& spec = _spec.tensors.at(uid);
     std::swap(spec.dims.at(first), spec.dims.at(second));
@@ -221,6 +273,7 @@ void TranslationContext::fail(const std::string& problem) const {
 CudnnGraphSpec translateGraph(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
                               const TranslationTarget& target) {
     CudnnGraphSpec spec;
+    requireSupportedLowRank(graph);
     const RankPolicy policy = rankPolicy(graph);
     for (const auto* tensor : *graph.graph().tensors()) {
         spec.tensors[tensor->uid()] = translateTensor(*tensor, policy);

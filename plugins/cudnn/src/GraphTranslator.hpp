@@ -38,6 +38,8 @@ public:
     const TensorSpec& tensorSpec(int64_t uid) const;
     /// Rank of the tensor as the hipdnn graph declares it (before any padding).
     size_t declaredRank(int64_t uid) const;
+    /// Whether any node of the graph is of `type`.
+    bool graphHas(fb::NodeAttributes type) const;
 
     /// A new FLOAT virtual tensor shaped like `likeUid`, for intermediates of decompositions.
     int64_t addVirtualLike(int64_t likeUid, const std::string& suffix);

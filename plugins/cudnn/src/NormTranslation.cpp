@@ -40,6 +40,25 @@ void requireNoPeerStats(TranslationContext& context, const flatbuffers::Vector<i
     }
 }
 
+// cuDNN's layer and RMS norms take the normalized dims from the scale's shape, where hipdnn
+// normalizes every dim but the first and broadcasts the scale and bias: only full parameters
+// (every dim but the first equal to x's) mean the same to both.
+void requireFullParameter(TranslationContext& context, int64_t x, const std::optional<int64_t>& parameter,
+                          const char* port) {
+    if (!parameter) {
+        return;
+    }
+    const std::vector<int64_t>& xDims = context.tensorSpec(x).dims;
+    const std::vector<int64_t>& dims = context.tensorSpec(context.tensor(*parameter, port)).dims;
+    for (size_t d = 1; d < xDims.size() && d < dims.size(); ++d) {
+        if (dims[d] != xDims[d]) {
+            context.fail(std::string(port) + " broadcast along dim " + std::to_string(d) + " (extent " +
+                         std::to_string(dims[d]) + ", x has " + std::to_string(xDims[d]) +
+                         "): cuDNN would normalize over the " + port + "'s dims only");
+        }
+    }
+}
+
 }  // namespace
 
 void translateBatchnormInference(TranslationContext& context,
@@ -138,6 +157,8 @@ void translateLayernorm(TranslationContext& context, const fb::LayernormAttribut
     if (training && (!attributes.mean_tensor_uid() || !attributes.inv_variance_tensor_uid())) {
         context.fail("layer norm training needs the mean and inv_variance outputs");
     }
+    requireFullParameter(context, attributes.x_tensor_uid(), attributes.scale_tensor_uid(), "scale");
+    requireFullParameter(context, attributes.x_tensor_uid(), attributes.bias_tensor_uid(), "bias");
     OperationSpec& operation =
         context.addOperation(CUDNN_BACKEND_OPERATION_NORM_FORWARD_DESCRIPTOR,
                              std::string("NORM_FORWARD LAYER_NORM ") + (training ? "TRAINING" : "INFERENCE"));
@@ -164,6 +185,8 @@ void translateRmsNorm(TranslationContext& context, const fb::RMSNormAttributes& 
     if (training && !attributes.inv_rms_tensor_uid()) {
         context.fail("RMS norm training needs the inv_rms output");
     }
+    requireFullParameter(context, attributes.x_tensor_uid(), attributes.scale_tensor_uid(), "scale");
+    requireFullParameter(context, attributes.x_tensor_uid(), attributes.bias_tensor_uid(), "bias");
     OperationSpec& operation =
         context.addOperation(CUDNN_BACKEND_OPERATION_NORM_FORWARD_DESCRIPTOR,
                              std::string("NORM_FORWARD RMS_NORM ") + (training ? "TRAINING" : "INFERENCE"));
@@ -186,6 +209,7 @@ void translateRmsNorm(TranslationContext& context, const fb::RMSNormAttributes& 
 }
 
 void translateRmsNormBackward(TranslationContext& context, const fb::RMSNormBackwardAttributes& attributes) {
+    requireFullParameter(context, attributes.x_tensor_uid(), attributes.scale_tensor_uid(), "scale");
     OperationSpec& operation =
         context.addOperation(CUDNN_BACKEND_OPERATION_NORM_BACKWARD_DESCRIPTOR, "NORM_BACKWARD RMS_NORM");
     addMode(operation, CUDNN_ATTR_OPERATION_NORM_BWD_MODE, CUDNN_RMS_NORM);

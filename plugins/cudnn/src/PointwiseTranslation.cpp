@@ -76,6 +76,15 @@ void translatePointwise(TranslationContext& context, const fb::PointwiseAttribut
         }
         operation.ports.push_back({CUDNN_ATTR_OPERATION_POINTWISE_YDESC, {out}});
     }
+    const bool reluParameters =
+        attributes.relu_lower_clip() || attributes.relu_upper_clip() || attributes.relu_lower_clip_slope();
+    if (*mode == CUDNN_POINTWISE_RELU_FWD && reluParameters &&
+        context.graphHas(fb::NodeAttributes::MatmulAttributes)) {
+        // Seen with cuDNN 9.19: matmul fusions return plain relu (clips and slope ignored).
+        context.fail(
+            "RELU_FWD with a clip or a lower clip slope after a matmul: cuDNN's matmul fusion "
+            "computes it as a plain relu");
+    }
     SubDescriptorSpec descriptor = pointwiseDescriptor(*mode);
     addFloatParameter(descriptor, CUDNN_ATTR_POINTWISE_RELU_LOWER_CLIP, attributes.relu_lower_clip());
     addFloatParameter(descriptor, CUDNN_ATTR_POINTWISE_RELU_UPPER_CLIP, attributes.relu_upper_clip());

@@ -31,23 +31,41 @@ const Attribute* findAttribute(const std::vector<Attribute>& attributes, cudnnBa
     return nullptr;
 }
 
-GraphBuilder convBiasRelu(DataType type, std::vector<int64_t> xStrides) {
+// Channels-last (NHWC) strides of a (N, C, H, W) tensor.
+std::vector<int64_t> channelsLast(const std::vector<int64_t>& dims) {
+    return {dims[1] * dims[2] * dims[3], 1, dims[3] * dims[1], dims[1]};
+}
+
+GraphBuilder convBiasRelu(DataType type, bool nhwc) {
+    const auto strides = [&](std::vector<int64_t> dims) {
+        return nhwc ? channelsLast(dims) : std::vector<int64_t>{};
+    };
     GraphBuilder builder("conv_bias_relu");
-    builder.addTensor(1, "x", type, {2, 8, 6, 6}, std::move(xStrides))
-        .addTensor(2, "w", type, {4, 8, 3, 3})
-        .addTensor(3, "conv", DataType::FLOAT, {2, 4, 6, 6}, {}, true)
+    builder.addTensor(1, "x", type, {2, 8, 6, 6}, strides({2, 8, 6, 6}))
+        .addTensor(2, "w", type, {4, 8, 3, 3}, strides({4, 8, 3, 3}))
+        .addTensor(3, "conv", DataType::FLOAT, {2, 4, 6, 6}, strides({2, 4, 6, 6}), true)
         .addTensor(4, "bias", type, {1, 4, 1, 1})
-        .addTensor(5, "biased", DataType::FLOAT, {2, 4, 6, 6}, {}, true)
-        .addTensor(6, "y", type, {2, 4, 6, 6})
+        .addTensor(5, "biased", DataType::FLOAT, {2, 4, 6, 6}, strides({2, 4, 6, 6}), true)
+        .addTensor(6, "y", type, {2, 4, 6, 6}, strides({2, 4, 6, 6}))
         .addConvFprop("conv", 1, 2, 3, {{1, 1}, {1, 1}, {1, 1}, {1, 1}})
         .addPointwise("bias", fb::PointwiseMode::ADD, 3, 5, 4)
         .addPointwise("relu", fb::PointwiseMode::RELU_FWD, 5, 6);
     return builder;
 }
 
+// The translation error's text, or "" when the graph translates.
+std::string declineOf(const GraphBuilder& builder) {
+    try {
+        translate(builder);
+    } catch (const TranslationError& error) {
+        return error.what();
+    }
+    return "";
+}
+
 TEST(CudnnGraphTranslation, ConvBiasReluBecomesThreeFusedOperations) {
     const std::vector<int64_t> nhwc = {288, 1, 48, 8};
-    const CudnnGraphSpec spec = translate(convBiasRelu(DataType::BFLOAT16, nhwc));
+    const CudnnGraphSpec spec = translate(convBiasRelu(DataType::BFLOAT16, true));
     ASSERT_EQ(spec.operations.size(), 3U);
     EXPECT_EQ(spec.operations[0].type, CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
     EXPECT_EQ(spec.operations[1].type, CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
@@ -214,6 +232,115 @@ TEST(CudnnGraphTranslation, RecomputedBatchnormBackwardStatisticsAreDeclined) {
     ports.dbias = 7;
     builder.addBatchnormBackward("bn_bwd", ports);
     EXPECT_THROW(translate(builder), TranslationError);
+}
+
+// Regressions of graphs cuDNN 9.19 computed wrong without an error (found by the differential
+// fuzzer on an H200): each is now declined, or translated to a form it computes right.
+
+TEST(CudnnGraphTranslation, ConvolutionsWithMixedChannelOrdersAreDeclined) {
+    // NHWC data with a KCRS filter (--first 514 of seed 1 mixed KRSC filters with NCHW data).
+    GraphBuilder builder("mixed");
+    builder.addTensor(1, "x", DataType::HALF, {2, 8, 6, 6}, channelsLast({2, 8, 6, 6}))
+        .addTensor(2, "w", DataType::HALF, {4, 8, 3, 3})
+        .addTensor(3, "y", DataType::HALF, {2, 4, 6, 6}, channelsLast({2, 4, 6, 6}))
+        .addConvFprop("conv", 1, 2, 3, {{1, 1}, {1, 1}, {1, 1}, {1, 1}});
+    EXPECT_EQ(declineOf(builder),
+              "node 0 'conv': x is channels-last but w is channels-first: cuDNN "
+              "convolutions need one channel order for all their tensors");
+    EXPECT_EQ(declineOf(convBiasRelu(DataType::HALF, false)), "");
+    EXPECT_EQ(declineOf(convBiasRelu(DataType::HALF, true)), "");
+}
+
+TEST(CudnnGraphTranslation, AsymmetricPaddingIsDeclined) {
+    // --first 10496 of seed 1: a wgrad padded [2, 1] before and [1, 2] after, 107 of 108 wrong.
+    GraphBuilder builder("wgrad");
+    builder.addTensor(1, "x", DataType::FLOAT, {1, 4, 8, 2})
+        .addTensor(2, "dy", DataType::FLOAT, {1, 3, 5, 2})
+        .addTensor(3, "dw", DataType::FLOAT, {3, 4, 3, 3})
+        .addConvWgrad("wgrad", 1, 2, 3, {{2, 1}, {1, 2}, {2, 2}, {1, 1}});
+    EXPECT_EQ(declineOf(builder),
+              "node 0 'wgrad': asymmetric padding (pre [2, 1], post [1, 2]) is computed "
+              "wrong by cuDNN's convolution engines");
+}
+
+TEST(CudnnGraphTranslation, ChannelsFirstConvolutionsWithAOneByOneOutputAreDeclined) {
+    // y (2, 3, 1, 1) has C innermost whatever its strides (--first 2415: NaN outputs).
+    GraphBuilder builder("one_by_one");
+    builder.addTensor(1, "x", DataType::BFLOAT16, {2, 4, 3, 2})
+        .addTensor(2, "w", DataType::BFLOAT16, {3, 4, 3, 2})
+        .addTensor(3, "y", DataType::BFLOAT16, {2, 3, 1, 1})
+        .addConvFprop("conv", 1, 2, 3, {{0, 0}, {0, 0}, {1, 1}, {1, 1}});
+    EXPECT_NE(declineOf(builder).find("w is channels-first but y is channels-last"), std::string::npos)
+        << declineOf(builder);
+}
+
+TEST(CudnnGraphTranslation, NormsWithBroadcastScaleAreDeclined) {
+    // hipdnn normalizes (16, 11) per row; cuDNN would normalize over the scale's 11 alone.
+    GraphBuilder builder("rms");
+    builder.addTensor(1, "x", DataType::FLOAT, {16, 16, 11})
+        .addTensor(2, "scale", DataType::FLOAT, {1, 1, 11})
+        .addScalar(3, "epsilon", DataType::FLOAT, 1e-5)
+        .addTensor(4, "y", DataType::FLOAT, {16, 16, 11})
+        .addRmsNorm("rms", 1, 2, 3, 4);
+    EXPECT_EQ(declineOf(builder),
+              "node 0 'rms': scale broadcast along dim 1 (extent 1, x has 16): cuDNN "
+              "would normalize over the scale's dims only");
+    GraphBuilder full("rms_full");
+    full.addTensor(1, "x", DataType::FLOAT, {16, 16, 11})
+        .addTensor(2, "scale", DataType::FLOAT, {1, 16, 11})
+        .addScalar(3, "epsilon", DataType::FLOAT, 1e-5)
+        .addTensor(4, "y", DataType::FLOAT, {16, 16, 11})
+        .addRmsNorm("rms", 1, 2, 3, 4);
+    EXPECT_EQ(declineOf(full), "");
+}
+
+TEST(CudnnGraphTranslation, LowRankBroadcastingPointwiseGraphsAndReductionsAreDeclined) {
+    // --first 1611 of seed 1: from batch index 1 on, y was wrong.
+    GraphBuilder builder("add");
+    builder.addTensor(1, "x", DataType::FLOAT, {2, 11, 5})
+        .addTensor(2, "b", DataType::FLOAT, {1, 11, 1})
+        .addTensor(3, "y", DataType::FLOAT, {2, 11, 5})
+        .addPointwise("add", fb::PointwiseMode::ADD, 1, 3, 2);
+    EXPECT_EQ(
+        declineOf(builder),
+        "tensor 2 broadcasts in a rank-3 pointwise graph: cuDNN computes such graphs wrong below rank 4");
+
+    GraphBuilder same("tanh");
+    same.addTensor(1, "x", DataType::FLOAT, {7, 11})
+        .addScalar(2, "alpha", DataType::FLOAT, 0.5)
+        .addTensor(3, "y", DataType::FLOAT, {7, 11})
+        .addPointwise("scale", fb::PointwiseMode::MUL, 1, 3, 2);
+    EXPECT_EQ(declineOf(same), "");
+
+    GraphBuilder deep("add4");
+    deep.addTensor(1, "x", DataType::FLOAT, {2, 11, 5, 3})
+        .addTensor(2, "b", DataType::FLOAT, {1, 11, 1, 1})
+        .addTensor(3, "y", DataType::FLOAT, {2, 11, 5, 3})
+        .addPointwise("add", fb::PointwiseMode::ADD, 1, 3, 2);
+    EXPECT_EQ(declineOf(deep), "");
+
+    GraphBuilder reduction("sum");
+    reduction.addTensor(1, "x", DataType::FLOAT, {3, 12, 7}, {84, 1, 12})
+        .addTensor(2, "y", DataType::FLOAT, {1, 1, 1})
+        .addReduction("sum", fb::ReductionMode::ADD, 1, 2);
+    EXPECT_EQ(declineOf(reduction),
+              "node 0 'sum': reductions of rank 3 tensors are computed wrong by cuDNN's "
+              "pointwise and reduction engines");
+}
+
+TEST(CudnnGraphTranslation, MatmulWithReluParametersIsDeclined) {
+    hipdnn_test_sdk::PointwiseOptions leaky;
+    leaky.reluLowerClipSlope = 0.25F;
+    GraphBuilder builder("matmul_leaky");
+    builder.addTensor(1, "a", DataType::HALF, {1, 12, 13})
+        .addTensor(2, "b", DataType::HALF, {1, 13, 5})
+        .addTensor(3, "c", DataType::FLOAT, {1, 12, 5}, {}, true)
+        .addTensor(4, "y", DataType::HALF, {1, 12, 5})
+        .addMatmul("mm", 1, 2, 3)
+        .addPointwise("leaky_relu", fb::PointwiseMode::RELU_FWD, 3, 4, std::nullopt, std::nullopt, leaky);
+    EXPECT_EQ(declineOf(builder),
+              "node 1 'leaky_relu': RELU_FWD with a clip or a lower clip slope after a "
+              "matmul: cuDNN's matmul fusion computes it as a plain relu");
 }
 
 }  // namespace

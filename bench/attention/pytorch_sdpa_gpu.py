@@ -3,6 +3,14 @@ hipdnn-driver times (CUDA events around each call after a warm-up, the median), 
 per problem and backend.
 
     python pytorch_sdpa_gpu.py [BATCH_FILE]   (default: tools/driver/tests/data/sdpa_llm.batch)
+    python pytorch_sdpa_gpu.py --driver build/release/bin/hipdnn-driver [--rounds 2] [BATCH_FILE]
+
+With --driver, each problem is timed side by side: hipdnn-driver (CUDNN_ENGINE, --run performance,
+one process per problem and round) and PyTorch's fastest backend for that problem (all backends
+in the first round, the fastest of them afterwards), the order of the two sides alternating from
+round to round. A PAIR line per problem gives both medians and the median of the per-round ratios
+torch / hipdnn (> 1: hipdnn faster); the last lines give their geometric mean and minimum by
+direction.
 
 Forward runs without autograd (PyTorch's inference graph, as the driver's forward has no
 statistics); backward times torch.autograd.grad of the forward's output alone. Grouped heads use
@@ -11,9 +19,12 @@ beforehand (outside the timing), marked expanded=1. Flops as the driver counts t
 2 * B * H * Sq * Skv * (D + Dv), half with a causal mask, times 2.5 for backward.
 """
 
+import argparse
+import math
 import os
+import re
 import statistics
-import sys
+import subprocess
 
 import torch
 import torch.nn.functional as F
@@ -101,32 +112,85 @@ def flops(spec):
     return work * (2.5 if spec["dir"] == "bwd" else 1.0)
 
 
+def fastest_backend(spec, line):
+    """(ms, backend label) of PyTorch's fastest backend for the problem, printing a BENCH line per backend."""
+    best = None
+    for name, backend in BACKENDS.items():
+        for expanded in (False, True):
+            if expanded and spec["kv-heads"] == spec["heads"]:
+                break
+            try:
+                ms = time_backend(spec, backend, expanded)
+            except RuntimeError as error:
+                reason = str(error).splitlines()[0][:120]
+                print(f"BENCH problem=\"{line}\" backend={name} expanded={int(expanded)} refused=\"{reason}\"",
+                      flush=True)
+                torch.cuda.empty_cache()
+                continue
+            print(f"BENCH problem=\"{line}\" backend={name} expanded={int(expanded)} ms={ms:.4f} "
+                  f"tflops={flops(spec) / ms / 1e9:.1f}", flush=True)
+            torch.cuda.empty_cache()
+            if best is None or ms < best[0]:
+                best = (ms, (name, expanded))
+            break
+    return best
+
+
+DRIVER_MEDIAN = re.compile(r"median\s+([\d.]+)\s*ms")
+
+
+def driver_ms(driver, line):
+    command = [driver, "--engine", "CUDNN_ENGINE", "--run", "performance", "--warmup", str(WARMUP), "--iters",
+               str(REPEATS)] + line.split()
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    found = DRIVER_MEDIAN.search(result.stdout)
+    if result.returncode != 0 or not found:
+        raise RuntimeError(f"hipdnn-driver exit {result.returncode}: {(result.stdout + result.stderr)[-300:]}")
+    return float(found.group(1))
+
+
+def side_by_side(driver, rounds, lines):
+    ratios_by_direction = {}
+    for line in lines:
+        spec = parse(line)
+        ours, theirs, ratios, choice = [], [], [], None
+        for round_index in range(rounds):
+            sides = ["hipdnn", "torch"] if round_index % 2 == 0 else ["torch", "hipdnn"]
+            for side in sides:
+                if side == "hipdnn":
+                    ours.append(driver_ms(driver, line))
+                elif choice is None:
+                    ms, choice = fastest_backend(spec, line)
+                    theirs.append(ms)
+                else:
+                    theirs.append(time_backend(spec, BACKENDS[choice[0]], choice[1]))
+            ratios.append(theirs[-1] / ours[-1])
+        ratio = statistics.median(ratios)
+        ratios_by_direction.setdefault(spec["dir"], []).append(ratio)
+        print(f"PAIR problem=\"{line}\" hipdnn_ms={statistics.median(ours):.4f} "
+              f"torch_ms={statistics.median(theirs):.4f} torch_backend={choice[0]}{'+expanded' if choice[1] else ''} "
+              f"hipdnn_tflops={flops(spec) / statistics.median(ours) / 1e9:.1f} ratio={ratio:.3f} "
+              f"rounds={' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
+    for direction, ratios in sorted(ratios_by_direction.items()):
+        geomean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        print(f"SUMMARY dir={direction} problems={len(ratios)} geomean={geomean:.3f} min={min(ratios):.3f}", flush=True)
+
+
 def main():
     default = os.path.join(os.path.dirname(__file__), "..", "..", "tools", "driver", "tests", "data", "sdpa_llm.batch")
-    path = sys.argv[1] if len(sys.argv) > 1 else default
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("batch", nargs="?", default=default)
+    parser.add_argument("--driver", help="hipdnn-driver to time side by side with PyTorch")
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args()
     print(f"# torch {torch.__version__}, cuDNN {torch.backends.cudnn.version()}, {torch.cuda.get_device_name()}",
           flush=True)
-    for raw in open(path):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        spec = parse(line)
-        for name, backend in BACKENDS.items():
-            for expanded in (False, True):
-                if expanded and spec["kv-heads"] == spec["heads"]:
-                    break
-                try:
-                    ms = time_backend(spec, backend, expanded)
-                except RuntimeError as error:
-                    reason = str(error).splitlines()[0][:120]
-                    print(f"BENCH problem=\"{line}\" backend={name} expanded={int(expanded)} refused=\"{reason}\"",
-                          flush=True)
-                    torch.cuda.empty_cache()
-                    continue
-                print(f"BENCH problem=\"{line}\" backend={name} expanded={int(expanded)} ms={ms:.4f} "
-                      f"tflops={flops(spec) / ms / 1e9:.1f}", flush=True)
-                torch.cuda.empty_cache()
-                break
+    lines = [line for line in (raw.split("#", 1)[0].strip() for raw in open(args.batch)) if line]
+    if args.driver:
+        side_by_side(args.driver, args.rounds, lines)
+        return
+    for line in lines:
+        fastest_backend(parse(line), line)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,21 @@ def test_layer_norm_rejects_mismatched_shapes():
         hipdnn_torch.layer_norm(torch.randn(2, 5), (4,), torch.ones(4), torch.zeros(4))
 
 
+def conv_tolerances(x, weight, y_or_dy, dtype):
+    """The test SDK's reduction tolerances of a convolution's output and gradients: y sums C*R*S
+    products of x and weight, dx K*R*S of dy and weight, dw and dbias N*P*Q of dy and x (or dy)."""
+    n, c = x.shape[:2]
+    k, _, r, s = weight.shape
+    spatial = y_or_dy.shape[2] * y_or_dy.shape[3]
+    largest = {name: float(t.detach().abs().max()) for name, t in (("x", x), ("w", weight), ("dy", y_or_dy))}
+    return {
+        "y": reduction_tolerance("ConvolutionFwd", dtype, c * r * s, largest["x"] * largest["w"]),
+        "dx": reduction_tolerance("ConvolutionBwd", dtype, k * r * s, largest["dy"] * largest["w"]),
+        "dw": reduction_tolerance("ConvolutionWrw", dtype, n * spatial, largest["dy"] * largest["x"]),
+        "dbias": reduction_tolerance("Pointwise", dtype, n * spatial, largest["dy"]),
+    }
+
+
 @pytest.mark.parametrize("stride, padding, dilation", [(1, 1, 1), (2, 0, 1), (1, 2, 2)])
 @pytest.mark.parametrize("device", DEVICES)
 def test_conv2d_forward_and_backward_match_torch(device, stride, padding, dilation):
@@ -45,16 +60,14 @@ def test_conv2d_forward_and_backward_match_torch(device, stride, padding, dilati
 
     y = hipdnn_torch.conv2d(x, weight, bias, stride=stride, padding=padding, dilation=dilation)
     expected = F.conv2d(*references, stride=stride, padding=padding, dilation=dilation)
-    assert_close(y, expected, reduction_tolerance("ConvolutionFwd", torch.float32, 27, 4.0 * 4.0), "y")
+    assert_close(y, expected, conv_tolerances(x, weight, expected, torch.float32)["y"], "y")
 
     dy = torch.randn(expected.shape, device=device)
     grads = torch.autograd.grad(y, inputs, dy)
     expected_grads = torch.autograd.grad(expected, references, dy.double().cpu())
-    # dx sums K*R*S terms, dw and dbias N*P*Q (about 2*9*8).
-    for name, op, terms, grad, expected_grad in zip(("dx", "dw", "dbias"),
-                                                    ("ConvolutionBwd", "ConvolutionWrw", "Pointwise"),
-                                                    (36, 144, 144), grads, expected_grads):
-        assert_close(grad, expected_grad, reduction_tolerance(op, torch.float32, terms, 4.0 * 4.0), name)
+    tolerances = conv_tolerances(x, weight, dy, torch.float32)
+    for name, grad, expected_grad in zip(("dx", "dw", "dbias"), grads, expected_grads):
+        assert_close(grad, expected_grad, tolerances[name], name)
 
 
 CONV_BIAS_RELU_CASES = [
@@ -78,17 +91,15 @@ def test_conv2d_bias_relu_fused_matches_torch(device, dtype, memory_format):
     y = hipdnn_torch.conv2d(x, weight, bias, padding=1, activation="relu")
     expected = F.relu(F.conv2d(*references, padding=1))
     assert y.dtype == dtype and y.is_contiguous(memory_format=memory_format)
-    # Each output sums C*R*S = 144 products of two normal samples (|value| < 5).
-    assert_close(y, expected, reduction_tolerance("ConvolutionFwd", dtype, 144, 25.0), "y")
+    assert_close(y, expected, conv_tolerances(x, weight, expected, dtype)["y"], "y")
     assert (y == 0).any() and (y > 0).any()
 
     dy = torch.randn(expected.shape, device=device, dtype=dtype)
     grads = torch.autograd.grad(y, inputs, dy)
     expected_grads = torch.autograd.grad(expected, references, dy.double().cpu())
-    for name, op, terms, grad, expected_grad in zip(("dx", "dw", "dbias"),
-                                                    ("ConvolutionBwd", "ConvolutionWrw", "Pointwise"),
-                                                    (288, 128, 128), grads, expected_grads):
-        assert_close(grad, expected_grad, reduction_tolerance(op, dtype, terms, 25.0), name)
+    tolerances = conv_tolerances(x, weight, dy, dtype)
+    for name, grad, expected_grad in zip(("dx", "dw", "dbias"), grads, expected_grads):
+        assert_close(grad, expected_grad, tolerances[name], name)
 
 
 class _EveryFusedGraphDeclined(set):
@@ -106,7 +117,7 @@ def test_conv2d_runs_the_epilogue_as_its_own_plan_where_the_fused_graph_is_decli
     y = hipdnn_torch.conv2d(x, weight, bias, padding=1, activation="relu")
     assert sorted(key[0] for key in hipdnn_torch._plans) == ["conv_fprop", "epilogue"]
     expected = F.relu(F.conv2d(reference(x), reference(weight), reference(bias), padding=1))
-    assert_close(y, expected, reduction_tolerance("ConvolutionFwd", torch.float32, 144, 25.0), "y")
+    assert_close(y, expected, conv_tolerances(x, weight, expected, torch.float32)["y"], "y")
 
 
 def test_conv2d_rejects_an_unknown_activation():

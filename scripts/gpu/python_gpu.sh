@@ -45,7 +45,8 @@ fi
 # What the binding's build and the tests need from the staged build (run_gpu_suite.sh stages it).
 missing=0
 for path in lib/libhipdnn_backend.so.0 flatbuffers_sdk/generated include/flatbuffers/flatbuffers.h \
-    lib/hipdnn_plugins/engines/libcpu_reference.so lib/hipdnn_plugins/engines/libhipdnn_plugin_cudnn.so; do
+    lib/hipdnn_plugins/engines/libcpu_reference.so lib/hipdnn_plugins/engines/libhipdnn_plugin_cudnn.so \
+    lib/hipdnn_plugins/engines/libhipdnn_plugin_cuda_kernels.so; do
     if [ ! -e "$build/$path" ]; then
         echo "python_gpu.sh: $build/$path is missing (stage the build with scripts/gpu/run_gpu_suite.sh)" |
             tee -a "$out/python_machine.txt"

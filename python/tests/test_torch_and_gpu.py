@@ -5,8 +5,7 @@ import pytest
 
 import hipdnn
 
-torch = pytest.importorskip("torch")
-needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device visible to torch")
+from torch_cases import needs_cuda, torch
 
 
 def matmul_graph(data_type):

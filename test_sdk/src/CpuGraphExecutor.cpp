@@ -7,10 +7,15 @@
 
 #include <hipdnn_flatbuffers_sdk/PassByValue.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <sstream>
 #include <type_traits>
+#include <unordered_map>
 
 namespace hipdnn_test_sdk {
 
@@ -228,6 +233,77 @@ std::optional<std::string> CpuGraphExecutor::whyNotExecutable(const GraphWrapper
     return detail::referenceLimit(node);
 }
 
+namespace {
+
+// The index of the last node reading each tensor: a virtual tensor is released after it.
+std::unordered_map<int64_t, size_t> lastUses(const GraphWrapper& graph) {
+    std::unordered_map<int64_t, size_t> lastUse;
+    for (size_t i = 0; i < graph.nodeCount(); ++i) {
+        for (const int64_t uid : graph.node(i).inputUids()) {
+            lastUse[uid] = i;
+        }
+    }
+    return lastUse;
+}
+
+// Bytes the executor allocates for a virtual tensor (saturating: dims the graph allows can
+// still describe more bytes than 64 bits count).
+uint64_t ownedBytes(const GraphWrapper& graph, const fb::TensorAttributes& tensor) {
+    const auto dims = dimsOf(tensor);
+    const auto strides = detail::stridesOf(tensor);
+    long double span = 1;
+    for (size_t i = 0; i < dims.size(); ++i) {
+        span += static_cast<long double>(dims[i] - 1) * static_cast<long double>(strides[i]);
+    }
+    span *= static_cast<long double>(dataTypeSize(detail::effectiveDataType(graph, tensor)));
+    constexpr auto kMax = std::numeric_limits<uint64_t>::max();
+    return span >= static_cast<long double>(kMax) ? kMax : static_cast<uint64_t>(span);
+}
+
+uint64_t physicalMemoryBytes() {
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long pageSize = sysconf(_SC_PAGESIZE);
+    return pages > 0 && pageSize > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize)
+                                     : std::numeric_limits<uint64_t>::max();
+}
+
+// The reason a graph's virtual tensors would not fit in this machine's memory at the peak of
+// execute()'s schedule (each allocated before the node writing it, released after its last
+// reader), or nullopt. Zero-filling more than that would only end in the kernel's OOM killer.
+std::optional<std::string> whyIntermediatesDoNotFit(const GraphWrapper& graph) {
+    const auto lastUse = lastUses(graph);
+    const uint64_t memory = physicalMemoryBytes();
+    std::unordered_map<int64_t, uint64_t> live;
+    uint64_t total = 0;
+    for (size_t i = 0; i < graph.nodeCount(); ++i) {
+        const NodeWrapper node = graph.node(i);
+        for (const int64_t uid : node.outputUids()) {
+            if (graph.tensor(uid).virtual_()) {
+                const uint64_t bytes = ownedBytes(graph, graph.tensor(uid));
+                total = bytes > std::numeric_limits<uint64_t>::max() - total
+                            ? std::numeric_limits<uint64_t>::max()
+                            : total + bytes;
+                live[uid] = bytes;
+            }
+        }
+        if (total > memory) {
+            return node.describe() + ": the virtual tensors live while it runs need " +
+                   std::to_string(total) + " bytes, more than this machine's " + std::to_string(memory) +
+                   " bytes of memory";
+        }
+        for (const int64_t uid : node.inputUids()) {
+            const auto found = live.find(uid);
+            if (found != live.end() && lastUse.at(uid) == i) {
+                total -= found->second;
+                live.erase(found);
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 bool CpuGraphExecutor::canExecute(const GraphWrapper& graph, std::string& reason) const {
     if (graph.nodeCount() == 0) {
         reason = "the graph has no nodes";
@@ -238,6 +314,10 @@ bool CpuGraphExecutor::canExecute(const GraphWrapper& graph, std::string& reason
             reason = std::move(*why);
             return false;
         }
+    }
+    if (auto why = whyIntermediatesDoNotFit(graph)) {
+        reason = std::move(*why);
+        return false;
     }
     return true;
 }
@@ -295,12 +375,7 @@ void CpuGraphExecutor::execute(const GraphWrapper& graph,
 
     // Virtual tensors are allocated right before the node that writes them and released after
     // their last reader, so a long graph holds only the intermediates still needed.
-    std::unordered_map<int64_t, size_t> lastUse;
-    for (size_t i = 0; i < graph.nodeCount(); ++i) {
-        for (const int64_t uid : graph.node(i).inputUids()) {
-            lastUse[uid] = i;
-        }
-    }
+    const auto lastUse = lastUses(graph);
     for (size_t i = 0; i < graph.nodeCount(); ++i) {
         const NodeWrapper node = graph.node(i);
         for (const int64_t uid : node.outputUids()) {
@@ -319,7 +394,7 @@ void CpuGraphExecutor::execute(const GraphWrapper& graph,
             throw GraphExecutionError(node.describe() + " failed in the reference: " + error.what());
         }
         for (const int64_t uid : node.inputUids()) {
-            if (graph.tensor(uid).virtual_() && lastUse[uid] == i) {
+            if (graph.tensor(uid).virtual_() && lastUse.at(uid) == i) {
                 owned.erase(uid);
                 tensors.erase(uid);
             }

@@ -195,6 +195,30 @@ TEST_F(TestCpuGraphExecutor, WrongConvOutputDimsAreRejectedNamingNodeTensorAndFo
     }
 }
 
+// Small inputs and output, but a padding that makes the convolution's virtual output 4 TiB: the
+// reference declines instead of zero-filling more than the machine has.
+TEST_F(TestCpuGraphExecutor, VirtualTensorsLargerThanMemoryAreDeclined) {
+    const int64_t pad = int64_t{1} << 19;
+    const int64_t side = 2 * pad + 1;
+    const auto bytes =
+        GraphBuilder("huge_intermediate")
+            .addTensor(1, "x", DataType::FLOAT, {1, 1, 1, 1})
+            .addTensor(2, "w", DataType::FLOAT, {1, 1, 1, 1})
+            .addTensor(3, "conv", DataType::FLOAT, {1, 1, side, side}, {}, true)
+            .addTensor(4, "y", DataType::FLOAT, {1, 1, 1, 1})
+            .addConvFprop("conv", 1, 2, 3, {{pad, pad}, {pad, pad}, {1, 1}, {1, 1}})
+            .addReduction("sum", hipdnn_flatbuffers_sdk::data_objects::ReductionMode::ADD, 3, 4)
+            .build();
+    std::string reason;
+    EXPECT_FALSE(executor.canExecute(wrap(bytes), reason));
+    EXPECT_NE(reason.find("node 0 'conv'"), std::string::npos) << reason;
+    EXPECT_NE(reason.find("need " + std::to_string(side * side * 4) + " bytes, more than this machine's"),
+              std::string::npos)
+        << reason;
+    float x = 1, w = 1, y = 0;
+    EXPECT_THROW(executor.execute(wrap(bytes), {{1, &x}, {2, &w}, {4, &y}}), GraphExecutionError);
+}
+
 TEST_F(TestCpuGraphExecutor, DeclinesUnsupportedTypesComputeTypesAndModes) {
     std::string reason;
     const auto doubles = GraphBuilder("double_relu")

@@ -1,0 +1,106 @@
+#include "tuning/TuningLookup.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+#include <hipdnn_flatbuffers_sdk/data_objects/engine_config_generated.h>
+#include <hipdnn_data_sdk/utilities/EngineNames.hpp>
+#include <hipdnn_flatbuffers_sdk/CanonicalGraph.hpp>
+
+#include "core/HipdnnException.hpp"
+#include "logging/Logger.hpp"
+#include "tuning/TuningDatabase.hpp"
+
+namespace hipdnn_backend::tuning {
+
+namespace {
+
+namespace fb = hipdnn_flatbuffers_sdk::data_objects;
+
+std::vector<descriptors::KnobChoice> knobsOf(const std::vector<uint8_t>& serializedConfig) {
+    std::vector<descriptors::KnobChoice> knobs;
+    const fb::EngineConfig* config = fb::GetEngineConfig(serializedConfig.data());
+    if (config->knobs() == nullptr) {
+        return knobs;
+    }
+    for (const fb::KnobSetting* setting : *config->knobs()) {
+        const auto value = descriptors::readKnobValue(setting->value_type(), setting->value());
+        if (setting->knob_id() != nullptr && value) {
+            knobs.push_back({setting->knob_id()->str(), *value});
+        }
+    }
+    return knobs;
+}
+
+}  // namespace
+
+std::optional<int64_t> tunedEngineFor(const descriptors::FinalizedGraph& graph) {
+    const auto& database = graph.handle->tuningDatabase();
+    if (!database) {
+        return std::nullopt;
+    }
+    const std::string graphKey =
+        hipdnn_flatbuffers_sdk::canonicalGraphKey(graph.bytes.data(), graph.bytes.size());
+    const auto record = database->find(graphKey, graph.handle->deviceFingerprint());
+    if (!record) {
+        return std::nullopt;
+    }
+    const int64_t engineId = hipdnn_data_sdk::utilities::engineNameToId(record->engine);
+    const plugin::PluginInstance* instance = graph.handle->instanceForEngine(engineId);
+    if (instance == nullptr || instance->plugin().name() != record->plugin ||
+        instance->plugin().version() != record->pluginVersion) {
+        HIPDNN_LOG_INFO(
+            "Tuning record of graph '{}' ignored: it was measured with engine {} of plugin {} {}, which this "
+            "handle does not load{}",
+            graph.name, record->engine, record->plugin, record->pluginVersion,
+            instance == nullptr
+                ? std::string()
+                : fmt::format(" (it loads {} {})", instance->plugin().name(), instance->plugin().version()));
+        return std::nullopt;
+    }
+    HIPDNN_LOG_INFO(
+        "Tuning database {}: engine {} first for graph '{}' (median {} ms, {} ms ahead, by {} on {})",
+        database->file().string(), record->engine, graph.name, record->medianMs, record->marginMs,
+        record->tool, record->date);
+    return engineId;
+}
+
+void recordTuningResult(const descriptors::ExecutionPlanDescriptor& plan, double medianMs, double runnerUpMs,
+                        const std::string& tool) {
+    if (!std::isfinite(medianMs) || medianMs < 0) {
+        throw HipdnnException(HIPDNN_STATUS_BAD_PARAM,
+                              fmt::format("median_ms must be a finite non-negative time, got {}", medianMs));
+    }
+    if (!std::isfinite(runnerUpMs) || (runnerUpMs != 0 && runnerUpMs < medianMs)) {
+        throw HipdnnException(
+            HIPDNN_STATUS_BAD_PARAM,
+            fmt::format("runner_up_ms must be 0 (no runner-up) or at least median_ms ({}), got {}", medianMs,
+                        runnerUpMs));
+    }
+    const auto& graph = *plan.graph();
+    const auto& database = graph.handle->tuningDatabase();
+    if (!database) {
+        throw HipdnnException(HIPDNN_STATUS_NOT_SUPPORTED,
+                              "The tuning database is off: HIPDNN_DISABLE_CACHE is set, or neither "
+                              "HIPDNN_CACHE_DIR, XDG_CACHE_HOME nor HOME names a directory");
+    }
+    const plugin::EnginePlugin& plugin = plan.instance().plugin();
+    TuningRecord record;
+    record.graphKey = hipdnn_flatbuffers_sdk::canonicalGraphKey(graph.bytes.data(), graph.bytes.size());
+    record.device = graph.handle->deviceFingerprint();
+    record.plugin = plugin.name();
+    record.pluginVersion = plugin.version();
+    record.engine = plugin.engineName(plan.engineId());
+    record.knobs = knobsOf(plan.serializedConfig());
+    record.medianMs = medianMs;
+    record.marginMs = runnerUpMs == 0 ? 0 : runnerUpMs - medianMs;
+    record.date = utcNow();
+    record.tool = tool;
+    try {
+        database->store(record);
+    } catch (const std::runtime_error& error) {
+        throw HipdnnException(HIPDNN_STATUS_INTERNAL_ERROR, error.what());
+    }
+}
+
+}  // namespace hipdnn_backend::tuning

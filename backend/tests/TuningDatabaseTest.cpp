@@ -120,8 +120,10 @@ TEST_F(TuningDatabaseFile, StoredRecordsAreFoundByAnotherDatabaseOfTheFile) {
     const TuningRecord second = makeRecord("2222222222222222", "CPU_REFERENCE_ENGINE");
     {
         TuningDatabase database = open();
+        EXPECT_TRUE(database.empty());
         EXPECT_FALSE(database.find(first.graphKey, first.device));
         database.store(first);
+        EXPECT_FALSE(database.empty());
         database.store(second);
     }
     TuningDatabase reader = open();

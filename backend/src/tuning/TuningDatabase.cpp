@@ -158,6 +158,12 @@ std::optional<TuningRecord> TuningDatabase::find(const std::string& graphKey, co
     return _records[found->second];
 }
 
+bool TuningDatabase::empty() {
+    const std::lock_guard lock(_mutex);
+    refreshLocked();
+    return _records.empty();
+}
+
 std::vector<TuningRecord> TuningDatabase::records() {
     const std::lock_guard lock(_mutex);
     refreshLocked();

@@ -54,6 +54,8 @@ public:
     // The record stored for the graph and device, if any (matching plugin versions is the
     // caller's business: only it knows the loaded plugins).
     [[nodiscard]] std::optional<TuningRecord> find(const std::string& graphKey, const std::string& device);
+    // Whether the file holds no valid record (or does not exist): lets callers skip computing a key.
+    [[nodiscard]] bool empty();
     // Every valid record, in file order.
     [[nodiscard]] std::vector<TuningRecord> records();
 

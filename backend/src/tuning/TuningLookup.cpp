@@ -1,6 +1,10 @@
 #include "tuning/TuningLookup.hpp"
 
 #include <cmath>
+#include <mutex>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
 
 #include <fmt/format.h>
 #include <hipdnn_flatbuffers_sdk/data_objects/engine_config_generated.h>
@@ -32,15 +36,38 @@ std::vector<descriptors::KnobChoice> knobsOf(const std::vector<uint8_t>& seriali
     return knobs;
 }
 
+// canonicalGraphKey, memoized by the graph's exact bytes: a plan rebuilt for the same graph (same
+// names and uids, the common case) costs a hash and a compare instead of a JSON round trip.
+std::string graphKeyOf(const std::vector<uint8_t>& bytes) {
+    constexpr size_t kMaximumEntries = 4096;
+    static std::mutex mutex;
+    static std::unordered_map<uint64_t, std::pair<std::vector<uint8_t>, std::string>> keys;
+    const uint64_t hash = hipdnn_data_sdk::utilities::fnv1aHash(
+        std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    {
+        const std::lock_guard lock(mutex);
+        if (const auto found = keys.find(hash); found != keys.end() && found->second.first == bytes) {
+            return found->second.second;
+        }
+    }
+    std::string key = hipdnn_flatbuffers_sdk::canonicalGraphKey(bytes.data(), bytes.size());
+    const std::lock_guard lock(mutex);
+    if (keys.size() >= kMaximumEntries) {
+        keys.clear();
+    }
+    keys[hash] = {bytes, key};
+    return key;
+}
+
 }  // namespace
 
 std::optional<int64_t> tunedEngineFor(const descriptors::FinalizedGraph& graph) {
     const auto& database = graph.handle->tuningDatabase();
-    if (!database) {
+    // A new graph's canonical key is a JSON round trip: not worth it without a record to find.
+    if (!database || database->empty()) {
         return std::nullopt;
     }
-    const std::string graphKey =
-        hipdnn_flatbuffers_sdk::canonicalGraphKey(graph.bytes.data(), graph.bytes.size());
+    const std::string graphKey = graphKeyOf(graph.bytes);
     const auto record = database->find(graphKey, graph.handle->deviceFingerprint());
     if (!record) {
         return std::nullopt;
@@ -86,7 +113,7 @@ void recordTuningResult(const descriptors::ExecutionPlanDescriptor& plan, double
     }
     const plugin::EnginePlugin& plugin = plan.instance().plugin();
     TuningRecord record;
-    record.graphKey = hipdnn_flatbuffers_sdk::canonicalGraphKey(graph.bytes.data(), graph.bytes.size());
+    record.graphKey = graphKeyOf(graph.bytes);
     record.device = graph.handle->deviceFingerprint();
     record.plugin = plugin.name();
     record.pluginVersion = plugin.version();

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <sstream>
 
@@ -196,6 +197,29 @@ TEST_F(Tuning, ARecordOfAnotherPluginVersionOrDeviceIsIgnored) {
     ASSERT_EQ(firstEngine("trusted_again_", 0), "CPU_REFERENCE_ENGINE");
     editOnlyRecord("device", "cpu Another CPU; isa avx512f; threads 128");
     EXPECT_EQ(firstEngine("other_device_", 0), "ONEDNN_ENGINE");
+}
+
+// The JSON printer writes an infinite scalar as `inf`, which JSON readers reject: such a graph has
+// no canonical key, so the database cannot name it, and heuristics and autotune go on without it.
+TEST_F(Tuning, AGraphWithoutACanonicalKeyIsNotLookedUpNorRecorded) {
+    Matmul matmul = makeMatmul("", 0);
+    autotune(matmul);
+    ASSERT_TRUE(fs::exists(databaseFile()));
+    Graph graph = floatGraph("scaled_by_infinity");
+    auto x = input(graph, "x", {1, 4, 4});
+    auto infinity =
+        graph.tensor(TensorAttributes(std::numeric_limits<float>::infinity()).set_name("infinity"));
+    auto y = graph.pointwise(x, infinity, fe::graph::PointwiseAttributes().set_mode(fe::PointwiseMode::MUL));
+    y->set_output(true);
+    ASSERT_FE_OK(graph.build_operation_graph(_handle.get()));
+    ASSERT_FE_OK(graph.create_execution_plans());
+    ASSERT_GE(graph.get_execution_plan_count(), 1);
+    std::vector<float> xs(16, 1.0f), ys(16, 0.0f);
+    std::unordered_map<int64_t, void*> pack{{x->get_uid(), xs.data()}, {y->get_uid(), ys.data()}};
+    ASSERT_FE_OK(graph.autotune(_handle.get(), pack, nullptr));
+    ASSERT_FE_OK(graph.execute(_handle.get(), pack, nullptr));
+    EXPECT_EQ(ys[0], std::numeric_limits<float>::infinity());
+    onlyRecord();  // still the matmul's record alone
 }
 
 TEST_F(Tuning, DisableCacheWritesNothing) {

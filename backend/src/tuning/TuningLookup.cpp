@@ -67,7 +67,15 @@ std::optional<int64_t> tunedEngineFor(const descriptors::FinalizedGraph& graph) 
     if (!database || database->empty()) {
         return std::nullopt;
     }
-    const std::string graphKey = graphKeyOf(graph.bytes);
+    std::string graphKey;
+    try {
+        graphKey = graphKeyOf(graph.bytes);
+    } catch (const std::exception& error) {
+        // E.g. a NaN or infinite scalar, which the JSON printer writes as nan/inf: no record can
+        // name this graph, and the static order stands.
+        HIPDNN_LOG_INFO("Tuning database not consulted for graph '{}': {}", graph.name, error.what());
+        return std::nullopt;
+    }
     const auto record = database->find(graphKey, graph.handle->deviceFingerprint());
     if (!record) {
         return std::nullopt;
@@ -113,7 +121,13 @@ void recordTuningResult(const descriptors::ExecutionPlanDescriptor& plan, double
     }
     const plugin::EnginePlugin& plugin = plan.instance().plugin();
     TuningRecord record;
-    record.graphKey = graphKeyOf(graph.bytes);
+    try {
+        record.graphKey = graphKeyOf(graph.bytes);
+    } catch (const std::exception& error) {
+        throw HipdnnException(HIPDNN_STATUS_NOT_SUPPORTED,
+                              fmt::format("Graph '{}' has no canonical key for the tuning database: {}",
+                                          graph.name, error.what()));
+    }
     record.device = graph.handle->deviceFingerprint();
     record.plugin = plugin.name();
     record.pluginVersion = plugin.version();

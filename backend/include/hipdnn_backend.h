@@ -120,6 +120,18 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendCreateAndDeserializeExecutionP
     hipdnnHandle_t handle, hipdnnBackendDescriptor_t* execution_plan, const uint8_t* serialized_plan,
     size_t plan_byte_size);
 
+/* ---- Tuning database ---- */
+
+/// Records a finalized execution plan's engine configuration as the fastest measured for its
+/// graph on its handle's device, in the tuning database (<HIPDNN_CACHE_DIR>/tuning.jsonl), where
+/// ENGINEHEUR finds it and ranks that engine first. `median_ms`: the plan's median time;
+/// `runner_up_ms`: the second fastest configuration's median, or 0 when only this one ran; `tool`:
+/// what measured it (stored as given, e.g. "autotune"). A record of the same graph and device is
+/// replaced. NOT_SUPPORTED when the database is off (HIPDNN_DISABLE_CACHE set, or no cache
+/// directory); BAD_PARAM for a negative, non-finite or out-of-order median.
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendRecordTuningResult_ext(
+    hipdnnBackendDescriptor_t execution_plan, double median_ms, double runner_up_ms, const char* tool);
+
 /* ---- Errors and version ---- */
 
 HIPDNN_BACKEND_EXPORT const char* hipdnnGetErrorString(hipdnnStatus_t status);

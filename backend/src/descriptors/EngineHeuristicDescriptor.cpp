@@ -11,6 +11,7 @@
 #include "heuristics/DeclineReasons.hpp"
 #include "heuristics/EngineRanking.hpp"
 #include "logging/Logger.hpp"
+#include "tuning/TuningLookup.hpp"
 
 namespace hipdnn_backend::descriptors {
 
@@ -64,7 +65,7 @@ void EngineHeuristicDescriptor::finalizeDescriptor() {
             HIPDNN_STATUS_BAD_PARAM,
             "An ENGINEHEUR needs HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH and HIPDNN_ATTR_ENGINEHEUR_MODE");
     }
-    // Modes A and B rank like FALLBACK: the static order is the only heuristic so far.
+    // Modes A and B rank like FALLBACK: a tuning record, then the static order.
     std::vector<std::vector<int64_t>> applicableByPlugin;
     std::string declined;
     const hipdnnPluginConstData_t graphData = _graph->data();
@@ -108,7 +109,9 @@ void EngineHeuristicDescriptor::finalizeDescriptor() {
             break;
         }
     }
-    _ranked = heuristics::rankEngines(applicableByPlugin, _graph->preferredEngineId);
+    const std::optional<int64_t> tunedEngineId =
+        applicableByPlugin.empty() ? std::nullopt : tuning::tunedEngineFor(*_graph);
+    _ranked = heuristics::rankEngines(applicableByPlugin, _graph->preferredEngineId, tunedEngineId);
     _declined = std::move(declined);
     if (_ranked.empty()) {
         // Finalize succeeds with zero results; the reason is logged and, for callers running with

@@ -25,6 +25,12 @@ public:
                                                                 const uint8_t* data, size_t size);
     // NOT_SUPPORTED when the plugin does not export the plan-serialization functions.
     std::vector<uint8_t> serialize() const;
+    const std::shared_ptr<const FinalizedGraph>& graph() const noexcept { return _graph; }
+    const plugin::PluginInstance& instance() const noexcept { return *_instance; }
+    int64_t engineId() const noexcept { return _engineId; }
+    // The EngineConfig FlatBuffer (engine id and knob settings) the plan was built from.
+    const std::vector<uint8_t>& serializedConfig() const noexcept { return _serializedConfig; }
+
     // Checks the variant pack against the graph and runs the plan on `handle`.
     void execute(const plugin::HandleState& handle, const VariantPackDescriptor& variantPack) const;
 

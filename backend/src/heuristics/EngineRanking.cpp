@@ -7,7 +7,8 @@
 namespace hipdnn_backend::heuristics {
 
 std::vector<int64_t> rankEngines(const std::vector<std::vector<int64_t>>& applicableByPlugin,
-                                 std::optional<int64_t> preferredEngineId) {
+                                 std::optional<int64_t> preferredEngineId,
+                                 std::optional<int64_t> tunedEngineId) {
     static const int64_t referenceEngineId =
         hipdnn_data_sdk::utilities::engineNameToId("CPU_REFERENCE_ENGINE");
     std::vector<int64_t> ranked;
@@ -18,7 +19,10 @@ std::vector<int64_t> rankEngines(const std::vector<std::vector<int64_t>>& applic
         if (preferredEngineId && id == *preferredEngineId) {
             return 0;
         }
-        return id == referenceEngineId ? 2 : 1;
+        if (tunedEngineId && id == *tunedEngineId) {
+            return 1;
+        }
+        return id == referenceEngineId ? 3 : 2;
     };
     std::stable_sort(ranked.begin(), ranked.end(), [&](int64_t a, int64_t b) { return rank(a) < rank(b); });
     return ranked;

@@ -6,6 +6,8 @@
 
 #include "logging/Logger.hpp"
 #include "plugin/PluginManager.hpp"
+#include "tuning/DeviceFingerprint.hpp"
+#include "tuning/TuningRegistry.hpp"
 
 namespace hipdnn_backend::plugin {
 
@@ -40,7 +42,11 @@ hipdnnEnginePluginHandle_t createPluginHandle(const EnginePlugin& plugin, bool& 
 }  // namespace
 
 HandleState::HandleState(hipdnnDeviceType_ext_t device, int ordinal)
-    : _device(device), _ordinal(ordinal), _pluginSet(PluginManager::instance().acquirePluginSet()) {
+    : _device(device),
+      _ordinal(ordinal),
+      _pluginSet(PluginManager::instance().acquirePluginSet()),
+      _tuningDatabase(tuning::databaseFromEnvironment()),
+      _deviceFingerprint(tuning::deviceFingerprint(device, ordinal)) {
     createPluginHandles();
 }
 

@@ -1,5 +1,6 @@
-// Everything a hipdnn handle owns: its device, its stream, the plugin set it was created with
-// and one plugin handle per plugin serving its device. Shared (shared_ptr) with the descriptors
+// Everything a hipdnn handle owns: its device, its stream, the plugin set it was created with,
+// one plugin handle per plugin serving its device and the tuning database in force when it was
+// created. Shared (shared_ptr) with the descriptors
 // built on the handle so that plans outlive a destroyed handle safely.
 #pragma once
 
@@ -12,6 +13,10 @@
 #include "hipdnn_backend.h"
 #include "plugin/PluginInstance.hpp"
 #include "plugin/PluginSet.hpp"
+
+namespace hipdnn_backend::tuning {
+class TuningDatabase;
+}
 
 namespace hipdnn_backend::plugin {
 
@@ -33,6 +38,11 @@ public:
     // The instance providing `engineId`, or null.
     const PluginInstance* instanceForEngine(int64_t engineId) const noexcept;
 
+    // Null when HIPDNN_DISABLE_CACHE was set, or no directory was given, at handle creation.
+    const std::shared_ptr<tuning::TuningDatabase>& tuningDatabase() const noexcept { return _tuningDatabase; }
+    // tuning::deviceFingerprint of the handle's device.
+    const std::string& deviceFingerprint() const noexcept { return _deviceFingerprint; }
+
     // The paths searched, what was found there and which plugins serve this handle's device,
     // e.g. "searched /opt/plugins (does not exist); no plugin serves device cpu".
     std::string describePlugins() const;
@@ -49,6 +59,8 @@ private:
     std::unordered_map<int64_t, const PluginInstance*> _engineOwners;
     // Plugins serving the device that were skipped at handle creation.
     std::vector<std::string> _skipped;
+    std::shared_ptr<tuning::TuningDatabase> _tuningDatabase;
+    std::string _deviceFingerprint;
 };
 
 }  // namespace hipdnn_backend::plugin

@@ -201,6 +201,19 @@ public:
     // Bars plans needing more workspace than `bytes` from build_plans.
     Error deselect_workspace_greater_than(int64_t bytes);
 
+    // ---- Autotune ----
+    // Builds every candidate plan of create_execution_plans that is not deselected, runs each once
+    // to warm up and kAutotuneTimedRuns times on `variantPack`, keeps the one with the smallest
+    // median as the graph's plan and records it in the tuning database
+    // (hipdnnBackendRecordTuningResult_ext; skipped when the database is off), where later
+    // heuristics rank it first. `workspace` must hold the largest workspace of the plans (on the
+    // CPU, nullptr lets each plan borrow its own). Outputs are overwritten. CPU handles only: the
+    // host clock cannot time a GPU stream (GRAPH_NOT_SUPPORTED).
+    Error autotune(hipdnnHandle_t handle, std::unordered_map<int64_t, void*>& variantPack, void* workspace);
+    static constexpr int kAutotuneTimedRuns = 5;
+    // The median autotune measured for a candidate plan.
+    Error get_autotune_median_ms_at_index(int64_t index, double& medianMs) const;
+
     // ---- Knobs ----
     Error get_knobs_for_engine(int64_t engineId, std::vector<Knob>& knobs) const;
     Error get_knobs_for_engine(const std::string& engineName, std::vector<Knob>& knobs) const;
@@ -274,6 +287,7 @@ private:
 
 }  // namespace hipdnn_frontend::graph
 
+#include "detail/GraphAutotune.inl"
 #include "detail/GraphLifecycle.inl"
 #include "detail/GraphOperations.inl"
 #include "detail/GraphSerialization.inl"

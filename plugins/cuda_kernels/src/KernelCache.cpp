@@ -1,13 +1,13 @@
 #include "KernelCache.hpp"
 
 #include <hipdnn_data_sdk/logging/CallbackLogger.hpp>
+#include <hipdnn_data_sdk/utilities/CacheDirectory.hpp>
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 
 #include <unistd.h>
 
 #include <array>
 #include <atomic>
-#include <cstdlib>
 #include <fstream>
 
 namespace hipdnn_cuda_kernels {
@@ -40,10 +40,6 @@ std::string hex16(uint64_t value) {
     return text;
 }
 
-bool isSet(const char* value) {
-    return value != nullptr && value[0] != '\0';
-}
-
 }  // namespace
 
 std::string kernelKey(const std::string& source, int computeCapability, const std::string& nvrtcVersion) {
@@ -58,29 +54,10 @@ std::string kernelKey(const std::string& source, int computeCapability, const st
     return hex16(hipdnn_data_sdk::utilities::fnv1aHash(material));
 }
 
-std::optional<std::filesystem::path> cacheDirectoryFrom(const char* cacheDir, const char* xdgCacheHome,
-                                                        const char* home, const char* disableCache) {
-    if (isSet(disableCache) && std::string_view(disableCache) != "0") {
-        return std::nullopt;
-    }
-    if (isSet(cacheDir)) {
-        return std::filesystem::path(cacheDir);
-    }
-    if (isSet(xdgCacheHome)) {
-        return std::filesystem::path(xdgCacheHome) / "hipdnn";
-    }
-    if (isSet(home)) {
-        return std::filesystem::path(home) / ".cache" / "hipdnn";
-    }
-    return std::nullopt;
-}
-
 KernelCache::KernelCache(std::optional<std::filesystem::path> directory) : _directory(std::move(directory)) {}
 
 KernelCache& KernelCache::process() {
-    static KernelCache cache(cacheDirectoryFrom(std::getenv("HIPDNN_CACHE_DIR"),
-                                                std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"),
-                                                std::getenv("HIPDNN_DISABLE_CACHE")));
+    static KernelCache cache(hipdnn_data_sdk::utilities::cacheDirectoryFromEnvironment());
     return cache;
 }
 

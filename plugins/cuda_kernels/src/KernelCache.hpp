@@ -25,12 +25,6 @@ namespace hipdnn_cuda_kernels {
 /// sm_<computeCapability> and `source`.
 std::string kernelKey(const std::string& source, int computeCapability, const std::string& nvrtcVersion);
 
-/// The cache directory the environment names: HIPDNN_CACHE_DIR, else $XDG_CACHE_HOME/hipdnn, else
-/// $HOME/.cache/hipdnn; nullopt when `disableCache` (HIPDNN_DISABLE_CACHE) is set to anything but
-/// "" or "0", or no variable gives a directory. Null pointers stand for unset variables.
-std::optional<std::filesystem::path> cacheDirectoryFrom(const char* cacheDir, const char* xdgCacheHome,
-                                                        const char* home, const char* disableCache);
-
 class KernelCache {
 public:
     enum class Origin { Memory, Disk, Compiled };

@@ -1,5 +1,6 @@
-// The kernel cache: directory resolution, keys, the memory and disk tiers, a second "process"
-// (a new cache over the same directory) that does not compile, and corrupt files.
+// The kernel cache: keys, the memory and disk tiers, a second "process" (a new cache over the
+// same directory) that does not compile, and corrupt files. The data SDK resolves (and tests) the
+// cache directory.
 #include <KernelCache.hpp>
 
 #include <gtest/gtest.h>
@@ -11,24 +12,10 @@
 namespace cuda_kernels_test {
 namespace {
 
-using hipdnn_cuda_kernels::cacheDirectoryFrom;
 using hipdnn_cuda_kernels::CompileResult;
 using hipdnn_cuda_kernels::KernelCache;
 using hipdnn_cuda_kernels::kernelKey;
 namespace fs = std::filesystem;
-
-TEST(KernelCacheDirectory, FollowsTheEnvironmentsOrder) {
-    EXPECT_EQ(cacheDirectoryFrom("/c", "/x", "/h", nullptr), fs::path("/c"));
-    EXPECT_EQ(cacheDirectoryFrom("", "/x", "/h", nullptr), fs::path("/x/hipdnn"));
-    EXPECT_EQ(cacheDirectoryFrom(nullptr, nullptr, "/h", nullptr), fs::path("/h/.cache/hipdnn"));
-    EXPECT_EQ(cacheDirectoryFrom(nullptr, nullptr, nullptr, nullptr), std::nullopt);
-}
-
-TEST(KernelCacheDirectory, DisableCacheTurnsTheDiskOff) {
-    EXPECT_EQ(cacheDirectoryFrom("/c", "/x", "/h", "1"), std::nullopt);
-    EXPECT_EQ(cacheDirectoryFrom("/c", "/x", "/h", "0"), fs::path("/c"));
-    EXPECT_EQ(cacheDirectoryFrom("/c", "/x", "/h", ""), fs::path("/c"));
-}
 
 TEST(KernelKey, DependsOnSourceArchitectureAndCompiler) {
     const std::string key = kernelKey("source", 90, "13.0");

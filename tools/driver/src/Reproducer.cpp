@@ -1,11 +1,8 @@
 #include "Reproducer.hpp"
 
-#include <map>
-
 #include <hipdnn_data_sdk/utilities/ShapeUtilities.hpp>
-#include <hipdnn_flatbuffers_sdk/GraphJson.hpp>
+#include <hipdnn_flatbuffers_sdk/CanonicalGraph.hpp>
 #include <hipdnn_flatbuffers_sdk/GraphWrapper.hpp>
-#include <nlohmann/json.hpp>
 
 #include "Problem.hpp"
 
@@ -252,57 +249,15 @@ std::optional<ProblemSpec> guess(const GraphWrapper& graph) {
     return std::nullopt;
 }
 
-// Renumbers every "*_tensor_uid" value of a node by first use.
-void renumber(nlohmann::json& value, const std::string& key, std::map<int64_t, int64_t>& numbers) {
-    const bool isUid = key.size() > 11 && key.compare(key.size() - 11, 11, "_tensor_uid") == 0;
-    if (value.is_object()) {
-        for (auto& [childKey, child] : value.items()) {
-            renumber(child, childKey, numbers);
-        }
-    } else if (value.is_array()) {
-        for (auto& child : value) {
-            renumber(child, key, numbers);
-        }
-    } else if (isUid && value.is_number_integer()) {
-        const auto uid = value.get<int64_t>();
-        const auto found = numbers.emplace(uid, static_cast<int64_t>(numbers.size()));
-        value = found.first->second;
-    }
-}
-
 }  // namespace
-
-std::string canonicalGraph(const std::vector<uint8_t>& bytes) {
-    auto json = nlohmann::json::parse(hipdnn_flatbuffers_sdk::graphToJson(bytes.data(), bytes.size()));
-    json.erase("name");
-    std::map<int64_t, int64_t> numbers;
-    for (auto& node : json["nodes"]) {
-        node.erase("name");
-        renumber(node, "", numbers);
-    }
-    std::map<int64_t, nlohmann::json> tensors;
-    for (auto& tensor : json["tensors"]) {
-        const auto found = numbers.find(tensor["uid"].get<int64_t>());
-        if (found == numbers.end()) {
-            continue;
-        }
-        tensor.erase("name");
-        tensor["uid"] = found->second;
-        tensors[found->second] = tensor;
-    }
-    json["tensors"] = nlohmann::json::array();
-    for (auto& [number, tensor] : tensors) {
-        json["tensors"].push_back(tensor);
-    }
-    return json.dump();
-}
 
 std::optional<ProblemSpec> recognizeGraph(const std::vector<uint8_t>& bytes) {
     try {
         const GraphWrapper graph(bytes.data(), bytes.size());
         auto spec = guess(graph);
         // Only a rebuild that gives the very same graph proves the guess.
-        if (spec && canonicalGraph(makeProblem(*spec).graph) == canonicalGraph(bytes)) {
+        if (spec && hipdnn_flatbuffers_sdk::canonicalGraph(makeProblem(*spec).graph) ==
+                        hipdnn_flatbuffers_sdk::canonicalGraph(bytes)) {
             return spec;
         }
     } catch (const std::exception&) {

@@ -25,7 +25,4 @@ std::optional<ProblemSpec> recognizeGraph(const std::vector<uint8_t>& graph);
 std::string driverCommandForGraph(const std::vector<uint8_t>& graph, const std::string& graphFile,
                                   const std::string& engine = "", const std::vector<std::string>& knobs = {});
 
-// The graph in a form that ignores names and uid numbering, for exact structural comparison.
-std::string canonicalGraph(const std::vector<uint8_t>& graph);
-
 }  // namespace hipdnn_driver

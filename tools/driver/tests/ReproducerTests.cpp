@@ -2,6 +2,8 @@
 // any other graph into `hipdnn-driver graph FILE`.
 #include <gtest/gtest.h>
 
+#include <hipdnn_flatbuffers_sdk/CanonicalGraph.hpp>
+
 #include "Problem.hpp"
 #include "Reproducer.hpp"
 #include "demo/Demo.hpp"
@@ -84,8 +86,10 @@ TEST(Reproducer, CanonicalFormIgnoresNamesAndUidNumbering) {
     const Problem first = makeMatmulProblem(spec);
     spec.m = 7;
     const Problem other = makeMatmulProblem(spec);
-    EXPECT_EQ(canonicalGraph(first.graph), canonicalGraph(makeMatmulProblem(MatmulSpec{}).graph));
-    EXPECT_NE(canonicalGraph(first.graph), canonicalGraph(other.graph));
+    EXPECT_EQ(hipdnn_flatbuffers_sdk::canonicalGraph(first.graph),
+              hipdnn_flatbuffers_sdk::canonicalGraph(makeMatmulProblem(MatmulSpec{}).graph));
+    EXPECT_NE(hipdnn_flatbuffers_sdk::canonicalGraph(first.graph),
+              hipdnn_flatbuffers_sdk::canonicalGraph(other.graph));
 }
 
 }  // namespace

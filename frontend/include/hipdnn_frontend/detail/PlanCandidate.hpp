@@ -24,6 +24,8 @@ struct PlanCandidate {
     DescriptorPtr plan;         // EXECUTION_PLAN once built
     int64_t workspaceSize = 0;  // from the built plan (authoritative)
 
+    std::optional<double> medianMs;  // measured by Graph::autotune
+
     bool deselected = false;
     // Why check_support or build failed for this engine (empty while fine).
     std::string failure;

@@ -1,0 +1,86 @@
+// Graph::autotune: time every candidate plan, keep the fastest, record it in the tuning database.
+// Included by Graph.hpp.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <vector>
+
+namespace hipdnn_frontend::graph {
+
+inline Error Graph::autotune(hipdnnHandle_t handle, std::unordered_map<int64_t, void*>& variantPack,
+                             void* workspace) {
+    HIPDNN_CHECK_FRONTEND_ERROR(requireOperationGraph("autotune"));
+    HIPDNN_RETURN_FRONTEND_ERROR_IF(handle == nullptr, ErrorCode::INVALID_VALUE, "autotune needs a handle");
+    // Without linking CUDA the frontend cannot wait for a GPU stream, so host timing would measure
+    // only the launch.
+    HIPDNN_RETURN_FRONTEND_ERROR_IF(!detail::boundToCpu(handle), ErrorCode::GRAPH_NOT_SUPPORTED,
+                                    "autotune times plans with the host clock and so runs only on a handle "
+                                    "bound to the CPU");
+    HIPDNN_RETURN_FRONTEND_ERROR_IF(candidates_.empty(), ErrorCode::GRAPH_NOT_SUPPORTED,
+                                    notSupportedMessage());
+
+    std::optional<size_t> fastest;
+    double fastestMs = std::numeric_limits<double>::infinity();
+    double runnerUpMs = 0;
+    for (size_t index = 0; index < candidates_.size(); ++index) {
+        auto& candidate = candidates_[index];
+        if (candidate.deselected) {
+            continue;
+        }
+        if (const Error built = buildCandidate(candidate); built.is_bad()) {
+            candidate.failure = built.message;
+            HIPDNN_FE_LOG_INFO("autotune: plan for engine " << candidate.engineName
+                                                            << " not built: " << built.message);
+            continue;
+        }
+        // One warm-up run (first-touch of buffers, lazy initialization in the engine), then the
+        // median of the timed runs.
+        HIPDNN_CHECK_FRONTEND_ERROR(executeCandidate(candidate, handle, variantPack, workspace));
+        std::vector<double> times(kAutotuneTimedRuns);
+        for (double& time : times) {
+            const auto start = std::chrono::steady_clock::now();
+            HIPDNN_CHECK_FRONTEND_ERROR(executeCandidate(candidate, handle, variantPack, workspace));
+            time =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        }
+        std::nth_element(times.begin(), times.begin() + kAutotuneTimedRuns / 2, times.end());
+        candidate.medianMs = times[kAutotuneTimedRuns / 2];
+        HIPDNN_FE_LOG_INFO("autotune: engine " << candidate.engineName << " median " << *candidate.medianMs
+                                               << " ms");
+        if (candidate.medianMs < fastestMs) {
+            runnerUpMs = fastest ? fastestMs : 0;
+            fastestMs = *candidate.medianMs;
+            fastest = index;
+        } else if (runnerUpMs == 0 || *candidate.medianMs < runnerUpMs) {
+            runnerUpMs = *candidate.medianMs;
+        }
+    }
+    HIPDNN_RETURN_FRONTEND_ERROR_IF(!fastest, ErrorCode::GRAPH_NOT_SUPPORTED,
+                                    "autotune: no execution plan could be built. " + notSupportedMessage());
+    activePlan_ = fastest;
+    const auto& winner = candidates_[*fastest];
+    const hipdnnStatus_t recorded =
+        hipdnnBackendRecordTuningResult_ext(winner.plan.get(), fastestMs, runnerUpMs, "autotune");
+    if (recorded == HIPDNN_STATUS_NOT_SUPPORTED) {
+        char message[HIPDNN_ERROR_STRING_MAX_LENGTH] = {};
+        hipdnnGetLastErrorString(message, sizeof(message));
+        HIPDNN_FE_LOG_INFO("autotune: engine " << winner.engineName << " kept, not recorded: " << message);
+        return {};
+    }
+    return detail::checkBackend(recorded,
+                                "recording engine " + winner.engineName + " in the tuning database");
+}
+
+inline Error Graph::get_autotune_median_ms_at_index(int64_t index, double& medianMs) const {
+    const detail::PlanCandidate* candidate = nullptr;
+    HIPDNN_CHECK_FRONTEND_ERROR(candidateAt(index, candidate));
+    HIPDNN_RETURN_FRONTEND_ERROR_IF(
+        !candidate->medianMs, ErrorCode::INVALID_STATE,
+        "plan " + std::to_string(index) + " (" + candidate->engineName + ") was not timed by autotune");
+    medianMs = *candidate->medianMs;
+    return {};
+}
+
+}  // namespace hipdnn_frontend::graph

@@ -616,8 +616,10 @@ void useTorchStream(const Handle& handle) {
     throwIfBad(hipdnnSetStream(handle.get(), reinterpret_cast<hipdnnStream_t>(stream)), "hipdnnSetStream");
 }
 
-void execute(PyGraph& self, const nb::dict& variantPack, nb::handle workspace, nb::handle handleArg) {
-    Handle& handle = self.handle(handleArg);
+// The variant pack's arrays as the frontend takes them, each checked against its tensor and the
+// handle's device.
+std::unordered_map<int64_t, void*> variantPointers(PyGraph& self, const nb::dict& variantPack,
+                                                   const Handle& handle) {
     std::unordered_map<int64_t, void*> pointers;
     for (auto [key, value] : variantPack) {
         const TensorPtr tensor = nb::isinstance<TensorAttributes>(key)
@@ -640,21 +642,33 @@ void execute(PyGraph& self, const nb::dict& variantPack, nb::handle workspace, n
         }
         pointers[tensor->get_uid()] = checkedData(*tensor, nb::ndarray<>(readable), handle.device());
     }
+    return pointers;
+}
+
+// The workspace array's data, or null; it must hold `bytes`.
+void* workspaceData(nb::handle workspace, int64_t bytes) {
+    if (workspace.is_none()) {
+        return nullptr;
+    }
+    nb::ndarray<> array;
+    if (!nb::try_cast(workspace, array)) {
+        throwInvalidValue("the workspace is no DLPack array");
+    }
+    if (static_cast<int64_t>(array.nbytes()) < bytes) {
+        throwInvalidValue("the plan needs " + std::to_string(bytes) + " bytes of workspace, the array has " +
+                          std::to_string(array.nbytes()));
+    }
+    return array.data();
+}
+
+void execute(PyGraph& self, const nb::dict& variantPack, nb::handle workspace, nb::handle handleArg) {
+    Handle& handle = self.handle(handleArg);
+    std::unordered_map<int64_t, void*> pointers = variantPointers(self, variantPack, handle);
     const int64_t workspaceSize = self.graph().get_workspace_size();
-    void* workspacePointer = nullptr;
+    void* workspacePointer = workspaceData(workspace, workspaceSize);
     nb::object lentWorkspace;
     const bool onGpu = handle.device().type == HIPDNN_DEVICE_TYPE_GPU_EXT;
-    if (!workspace.is_none()) {
-        nb::ndarray<> array;
-        if (!nb::try_cast(workspace, array)) {
-            throwInvalidValue("the workspace is no DLPack array");
-        }
-        if (static_cast<int64_t>(array.nbytes()) < workspaceSize) {
-            throwInvalidValue("the plan needs " + std::to_string(workspaceSize) +
-                              " bytes of workspace, the array has " + std::to_string(array.nbytes()));
-        }
-        workspacePointer = array.data();
-    } else if (onGpu && workspaceSize > 0) {
+    if (workspace.is_none() && onGpu && workspaceSize > 0) {
         // CPU plans borrow host memory themselves; device memory comes from torch's allocator.
         nb::object torch = nb::module_::import_("torch");
         lentWorkspace =
@@ -670,6 +684,21 @@ void execute(PyGraph& self, const nb::dict& variantPack, nb::handle workspace, n
     {
         nb::gil_scoped_release released;
         error = self.graph().execute(raw, pointers, workspacePointer);
+    }
+    throwIfBad(error);
+}
+
+// Graph::autotune on the handle's CPU plans: the workspace, when given, must hold the largest
+// candidate's (without one each plan borrows its own).
+void autotune(PyGraph& self, const nb::dict& variantPack, nb::handle workspace, nb::handle handleArg) {
+    Handle& handle = self.handle(handleArg);
+    std::unordered_map<int64_t, void*> pointers = variantPointers(self, variantPack, handle);
+    void* workspacePointer = workspaceData(workspace, 0);
+    const hipdnnHandle_t raw = handle.get();
+    fe::Error error;
+    {
+        nb::gil_scoped_release released;
+        error = self.graph().autotune(raw, pointers, workspacePointer);
     }
     throwIfBad(error);
 }
@@ -863,6 +892,11 @@ void bindGraph(nb::module_& module) {
     graph.def("execute", &execute, nb::arg("variant_pack"), nb::arg("workspace") = nb::none(),
               nb::arg("handle") = nb::none(),
               "Runs the built plan on {Tensor or uid: array}; arrays are used in place (DLPack).");
+    graph.def(
+        "autotune", &autotune, nb::arg("variant_pack"), nb::arg("workspace") = nb::none(),
+        nb::arg("handle") = nb::none(),
+        "Times every candidate plan on {Tensor or uid: array} (CPU handles), keeps the fastest as the "
+        "graph's plan and records it in the tuning database (HIPDNN_CACHE_DIR); outputs are overwritten.");
     graph.def("get_execution_plan_count",
               [](PyGraph& self) { return self.graph().get_execution_plan_count(); });
     graph.def(

@@ -1,6 +1,7 @@
 """The lifecycle steps, serialization, engine listing and data type conversion."""
 
 import glob
+import json
 import os
 import subprocess
 import sys
@@ -172,3 +173,35 @@ def test_cpu_handle_accepts_and_ignores_a_stream(handle, rng):
     c = np.zeros_like(a)
     g.execute({A: a, B: b, C: c})
     np.testing.assert_allclose(c, a + b)
+
+
+def test_autotune_records_the_fastest_plan(monkeypatch, tmp_path, rng):
+    # The tuning database is read at handle creation, from HIPDNN_CACHE_DIR.
+    monkeypatch.setenv("HIPDNN_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("HIPDNN_DISABLE_CACHE", raising=False)
+    with hipdnn.Handle("cpu") as cpu:
+        g = hipdnn.Graph(io_data_type=np.float32, compute_data_type=np.float32)
+        a = g.tensor(name="a", dim=[1, 16, 8], data_type=np.float32)
+        b = g.tensor(name="b", dim=[1, 8, 4], data_type=np.float32)
+        c = g.matmul(a, b)
+        c.set_output(True)
+        g.build(cpu)
+        x, y = rng.standard_normal((1, 16, 8), dtype=np.float32), rng.standard_normal((1, 8, 4), dtype=np.float32)
+        out = np.zeros((1, 16, 4), dtype=np.float32)
+        g.autotune({a: x, b: y, c: out}, handle=cpu)
+        np.testing.assert_allclose(out, x @ y, rtol=1e-5, atol=1e-5)
+        records = [json.loads(line) for line in (tmp_path / "tuning.jsonl").read_text().splitlines()]
+        assert [record["engine"] for record in records] == ["CPU_REFERENCE_ENGINE"]
+        assert records[0]["tool"] == "autotune" and records[0]["median_ms"] > 0
+        out[:] = 0
+        g.execute({a: x, b: y, c: out}, handle=cpu)
+        np.testing.assert_allclose(out, x @ y, rtol=1e-5, atol=1e-5)
+
+
+def test_autotune_before_build_raises(handle):
+    g = hipdnn.Graph(io_data_type=np.float32, compute_data_type=np.float32)
+    a = g.tensor(name="a", dim=[1, 2, 2], data_type=np.float32)
+    c = g.relu(input=a)
+    c.set_output(True)
+    with pytest.raises(hipdnn.Error):
+        g.autotune({a: np.ones((1, 2, 2), np.float32), c: np.zeros((1, 2, 2), np.float32)}, handle=handle)

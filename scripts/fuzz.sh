@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Builds every libFuzzer target of the sanitize preset (clang, ASan + UBSan, LeakSanitizer on)
-# and runs each for SECONDS (default 60), at most JOBS at a time (default: the number of cores).
-# Each target keeps its corpus in build/sanitize/tests/fuzz/corpus/<target> and starts from its
-# seeds; a crash, a sanitizer report or a leak stops that target with its reproducer in
-# build/sanitize/tests/fuzz/findings/<target>. Prints, per target, the inputs run and the
-# outcome, then the total; exits non-zero when any target found something.
+# Builds every libFuzzer target of PRESET (default sanitize-fast: clang, ASan + UBSan at -O1 -g;
+# sanitize is the same at -O0, several times slower) and runs each for SECONDS (default 60), at
+# most JOBS at a time (default: the number of cores), LeakSanitizer on. Each target keeps its
+# corpus in build/<preset>/tests/fuzz/corpus/<target> and starts from its seeds; a crash, a
+# sanitizer report or a leak stops that target with its reproducer in
+# build/<preset>/tests/fuzz/findings/<target>. Prints, per target, the inputs run and the
+# outcome, then the total; exits non-zero when any target found something. TARGETS (a
+# space-separated list) builds and runs only those targets.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 jobs=${JOBS:-$(nproc)}
-build=$root/build/sanitize
-cmake --preset sanitize -S "$root" >/dev/null
-cmake --build --preset sanitize --target hipdnn_fuzzers
+preset=${PRESET:-sanitize-fast}
+build=$root/build/$preset
+cmake --preset "$preset" -S "$root" >/dev/null
+# shellcheck disable=SC2086
+cmake --build --preset "$preset" --target ${TARGETS:-hipdnn_fuzzers}
 
 fuzz=$build/tests/fuzz
 declare -A seeds=(
@@ -33,7 +37,7 @@ run_one() {
         >"$fuzz/logs/$target.log" 2>&1
 }
 targets=()
-for target in $(printf '%s\n' "${!seeds[@]}" | sort); do
+for target in ${TARGETS:-$(printf '%s\n' "${!seeds[@]}" | sort)}; do
     [[ -x $build/bin/$target ]] && targets+=("$target")
 done
 # A target's outcome is read from its log and findings below, not from its exit status.

@@ -1,5 +1,6 @@
 #include "Execute.hpp"
-#include "GuardedBuffer.hpp"
+
+#include <hipdnn_test_sdk/GuardedBuffer.hpp>
 
 #include <cstring>
 
@@ -7,6 +8,7 @@ namespace hipdnn_differential {
 
 HostTensors executeOnHost(const hipdnn_test_sdk::BackendPlan& plan, const std::vector<TensorSpec>& inputs,
                           const std::vector<TensorSpec>& outputs, const HostTensors& values) {
+    using hipdnn_test_sdk::GuardedBuffer;
     std::vector<GuardedBuffer> buffers;
     buffers.reserve(inputs.size() + outputs.size() + 1);
     std::map<int64_t, void*> pointers;

@@ -7,6 +7,7 @@
 #include <hipdnn_test_sdk/AllClose.hpp>
 #include <hipdnn_test_sdk/CpuGraphExecutor.hpp>
 #include <hipdnn_test_sdk/ElementAccess.hpp>
+#include <hipdnn_test_sdk/GuardedBuffer.hpp>
 #include <hipdnn_test_sdk/Seed.hpp>
 
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -153,9 +155,10 @@ bool OnednnPlugin::execute(const std::vector<uint8_t>& graph, const std::map<int
     size_t workspaceBytes = 0;
     EXPECT_EQ(_workspaceSize(handle, context, &workspaceBytes), HIPDNN_PLUGIN_STATUS_SUCCESS);
     // The workspace starts one byte past an allocation so that every test checks that the
-    // engine aligns its regions itself, whatever pointer the user passes.
-    std::vector<std::byte> allocation(workspaceBytes + 1);
-    std::byte* workspace = workspaceBytes == 0 ? nullptr : allocation.data() + 1;
+    // engine aligns its regions itself, whatever pointer the user passes; it ends at a guard
+    // page, so that a primitive writing past the scratchpad it reports faults.
+    const hipdnn_test_sdk::GuardedBuffer allocation(workspaceBytes + 1);
+    std::byte* workspace = workspaceBytes == 0 ? nullptr : static_cast<std::byte*>(allocation.data()) + 1;
     std::vector<hipdnnPluginDeviceBuffer_t> deviceBuffers;
     for (const auto& [uid, pointer] : buffers) {
         deviceBuffers.push_back({uid, pointer});
@@ -202,9 +205,10 @@ void expectMatchesReference(const GraphBuilder& builder, const hipdnn_test_sdk::
     ASSERT_TRUE(verdict.applicable) << "ONEDNN_ENGINE declined: " << verdict.reasons;
 
     // Host buffers of each tensor's type for every non-virtual, non-scalar tensor; inputs random,
-    // outputs NaN.
+    // outputs NaN. The plugin's buffers end at a guard page and its inputs are read-only, so that
+    // a kernel reading or writing past a tensor, or writing an input, faults.
     std::unordered_map<int64_t, std::vector<std::byte>> reference;
-    std::unordered_map<int64_t, std::vector<std::byte>> actual;
+    std::unordered_map<int64_t, hipdnn_test_sdk::GuardedBuffer> actual;
     std::mt19937 random(hipdnn_test_sdk::globalTestSeed());
     const auto& inputs = graph.inputUids();
     for (const auto* tensor : *graph.graph().tensors()) {
@@ -224,14 +228,19 @@ void expectMatchesReference(const GraphBuilder& builder, const hipdnn_test_sdk::
                 tensor->data_type(), storage.data(), i,
                 isInput ? distribution(random) : std::numeric_limits<double>::quiet_NaN());
         }
-        reference[tensor->uid()] = storage;
-        actual[tensor->uid()] = std::move(storage);
+        auto& guarded =
+            actual.emplace(tensor->uid(), hipdnn_test_sdk::GuardedBuffer(storage.size())).first->second;
+        std::memcpy(guarded.data(), storage.data(), storage.size());
+        if (isInput) {
+            guarded.makeReadOnly();
+        }
+        reference[tensor->uid()] = std::move(storage);
     }
     std::unordered_map<int64_t, void*> referencePointers;
     std::map<int64_t, void*> actualPointers;
     for (auto& [uid, storage] : reference) {
         referencePointers[uid] = storage.data();
-        actualPointers[uid] = actual[uid].data();
+        actualPointers[uid] = actual.at(uid).data();
     }
     hipdnn_test_sdk::CpuGraphExecutor().execute(graph, referencePointers);
     ASSERT_TRUE(OnednnPlugin::instance().execute(bytes, actualPointers));
@@ -242,7 +251,7 @@ void expectMatchesReference(const GraphBuilder& builder, const hipdnn_test_sdk::
         const std::vector<int64_t> strides(tensor.strides()->begin(), tensor.strides()->end());
         const hipdnn_test_sdk::ErasedTensorView expected{tensor.data_type(), reference[uid].data(), dims,
                                                          strides};
-        const hipdnn_test_sdk::ErasedTensorView got{tensor.data_type(), actual[uid].data(), dims, strides};
+        const hipdnn_test_sdk::ErasedTensorView got{tensor.data_type(), actual.at(uid).data(), dims, strides};
         const auto report = hipdnn_test_sdk::allClose(expected, got, tolerance);
         EXPECT_TRUE(report.passed) << "output uid " << uid << " '" << tensor.name()->str()
                                    << "': " << report.describe();

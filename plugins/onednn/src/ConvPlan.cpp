@@ -3,6 +3,8 @@
 #include "BinaryPlan.hpp"
 #include "MemoryDesc.hpp"
 
+#include <algorithm>
+#include <string>
 #include <string_view>
 
 namespace hipdnn_onednn {
@@ -91,22 +93,31 @@ bool isGemm(const std::string& implementation) {
     return implementation.find("gemm:") != std::string::npos;
 }
 
-/// The first of the stage's post-ops that oneDNN 2.6's gemm convolution gets wrong, or the
-/// post-op count when there is none. Its channels-last kernel (gemm_convolution_fwd_t::
-/// execute_forward_thr_nspc) runs binary post-ops through ref_post_ops_t with the logical offset
-/// (g * OC + oc) * OS, the offset of element (n = 0, c, spatial = 0) whatever the output element:
-/// an operand that varies along the batch or a spatial dim (a residual) is read at the wrong
-/// element. Per-channel and scalar operands come out right. oneDNN 3.0 stopped offering gemm for
-/// any other operand, whatever the layout (commit 53fa392, "cpu: gemm conv: disable unsupported
-/// binary po bcasts"), and so do we.
-size_t firstPostOpGemmMisreads(const GraphWrapper& graph, const Stage& stage) {
+/// The first of the stage's post-ops that oneDNN 2.6's forward convolution kernel
+/// `implementation` misreads, or the post-op count when there is none. `y` is the convolution's
+/// output and `groups` its group count.
+///  - The gemm convolution's channels-last kernel (gemm_convolution_fwd_t::execute_forward_thr_nspc)
+///    runs binary post-ops through ref_post_ops_t with the logical offset (g * OC + oc) * OS, the
+///    offset of element (n = 0, c, spatial = 0) whatever the output element: an operand that
+///    varies along the batch or a spatial dim (a residual) is read at the wrong element;
+///    per-channel and scalar operands come out right. oneDNN 3.0 stopped offering gemm for such
+///    operands, whatever the layout (commit 53fa392, "cpu: gemm conv: disable unsupported binary
+///    po bcasts").
+///  - The AVX-512 kernels read a binary operand of more than one element with full 16-float loads
+///    also on a tail of fewer output channels, past the operand's end ("brgconv:avx512_core" on a
+///    1x1 output of 4 channels with a `max` operand of 4 floats read 48 bytes past it).
+size_t firstMisreadPostOp(const GraphWrapper& graph, const Stage& stage, const std::string& implementation,
+                          const fb::TensorAttributes& y, int64_t groups) {
+    constexpr int64_t kAvx512Floats = 16;
+    const bool avx512ChannelTail =
+        implementation.find("avx512") != std::string::npos && dimsOf(y)[1] / groups % kAvx512Floats != 0;
     for (size_t i = 0; i < stage.postOps.size(); ++i) {
         if (stage.postOps[i].kind != PostOp::Kind::Binary) {
             continue;
         }
         const auto dims = dimsOf(graph.tensor(stage.postOps[i].operandUid));
         for (size_t d = 0; d < dims.size(); ++d) {
-            if (d != 1 && dims[d] > 1) {
+            if (dims[d] > 1 && ((d != 1 && isGemm(implementation)) || avx512ChannelTail)) {
                 return i;
             }
         }
@@ -221,11 +232,11 @@ std::unique_ptr<PlanStep> buildConvFwdStep(const dnnl::engine& engine, const Gra
     };
     size_t fused = stage.postOps.size();
     auto pd = choose(fused);
-    // When oneDNN picks its gemm kernel, the post-ops from the first binary one it would misread on
-    // run as a binary primitive after the convolution (and the convolution is chosen again without
+    // When oneDNN picks a kernel that misreads a binary post-op, the post-ops from that one on run
+    // as a binary primitive after the convolution (and the convolution is chosen again without
     // them).
-    if (const size_t split = firstPostOpGemmMisreads(graph, stage);
-        split < fused && isGemm(pd.impl_info_str())) {
+    if (const size_t split = firstMisreadPostOp(graph, stage, pd.impl_info_str(), y, g.groups);
+        split < fused) {
         fused = split;
         pd = choose(fused);
     }
@@ -288,6 +299,15 @@ std::unique_ptr<PlanStep> buildConvBwdDataStep(const dnnl::engine& engine, const
     return step;
 }
 
+/// oneDNN 2.6's 1x1 weight-gradient kernel ("jit_1x1:avx512_core") on channels-last activations
+/// with a stride above 1 writes past the scratchpad it reports (about 1.5 KiB for a 1x1, stride 2
+/// NHWC case), with several threads into the workspace regions after it too, giving a wrong dw.
+bool overrunsScratchpad(const dnnl::convolution_backward_weights::primitive_desc& pd, const ConvGeometry& g) {
+    const bool strided = std::any_of(g.strides.begin(), g.strides.end(), [](int64_t s) { return s > 1; });
+    return strided && std::string(pd.impl_info_str()).rfind("jit_1x1", 0) == 0 &&
+           isChannelsLast(pd.src_desc());
+}
+
 std::unique_ptr<PlanStep> buildConvBwdWeightsStep(const dnnl::engine& engine, const GraphWrapper& graph,
                                                   const Stage& stage) {
     const NodeWrapper node = graph.node(stage.primaryNode);
@@ -311,11 +331,15 @@ std::unique_ptr<PlanStep> buildConvBwdWeightsStep(const dnnl::engine& engine, co
             userScratchpadAttr(), engine, hint);
     };
     auto pd = makePd(xUser, dyUser);
-    if (isReference(pd.impl_info_str())) {
+    if (isReference(pd.impl_info_str()) || overrunsScratchpad(pd, g)) {
         auto blocked = makePd(anyOf(xUser), anyOf(dyUser));
         if (!isReference(blocked.impl_info_str())) {
             pd = blocked;
         }
+    }
+    if (overrunsScratchpad(pd, g)) {
+        decline(node, "oneDNN 2.6's strided 1x1 weight gradient on channels-last activations (" +
+                          std::string(pd.impl_info_str()) + ") writes past its scratchpad");
     }
     auto step = std::make_unique<PlanStep>(engine);
     PlanStep::Args args;

@@ -1,4 +1,4 @@
-#include "GuardedBuffer.hpp"
+#include <hipdnn_test_sdk/GuardedBuffer.hpp>
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-namespace hipdnn_differential {
+namespace hipdnn_test_sdk {
 
 namespace {
 
@@ -59,4 +59,4 @@ void GuardedBuffer::makeReadOnly() {
     }
 }
 
-}  // namespace hipdnn_differential
+}  // namespace hipdnn_test_sdk

@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-namespace hipdnn_differential {
+namespace hipdnn_test_sdk {
 
 class GuardedBuffer {
 public:
@@ -30,4 +30,4 @@ private:
     size_t _pageBytes = 0;
 };
 
-}  // namespace hipdnn_differential
+}  // namespace hipdnn_test_sdk

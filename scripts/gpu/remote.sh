@@ -2,8 +2,8 @@
 # Runs on the GPU machine (called by the `run` command that scripts/gpu/run_gpu_suite.sh prints),
 # from the repository root of the copied working tree, with the carried build directory.
 #   scripts/gpu/remote.sh <build dir relative to the repo root> <absolute repo root it was built in>
-# HIPDNN_GPU_TESTS, HIPDNN_GPU_RUN_914, HIPDNN_GPU_DEMO, HIPDNN_GPU_SANITIZE and HIPDNN_GPU_BENCH
-# (each default 1) select the parts.
+# HIPDNN_GPU_TESTS, HIPDNN_GPU_RUN_914, HIPDNN_GPU_DEMO, HIPDNN_GPU_SANITIZE,
+# HIPDNN_GPU_DIFFERENTIAL and HIPDNN_GPU_BENCH (each default 1) select the parts.
 # Puts the venv's cuDNN 9.19 first on the library path (the system has 9.14), runs
 # `ctest -L gpu` and the GPU benchmarks (ours with default and with timed plan choice, and
 # PyTorch's), and writes logs into $OUT.
@@ -58,7 +58,7 @@ fi
 if [ "${HIPDNN_GPU_SANITIZE:-1}" = 1 ]; then
     for tool in memcheck racecheck synccheck; do
         for suite in "hipdnn_cudnn_unit_tests" "hipdnn_cudnn_integration_tests --gtest_filter=*Smoke*" \
-            "hipdnn_cuda_kernels_integration_tests --gtest_filter=Smoke/PointwiseChain.*:SmokePointwise*"; do
+            "hipdnn_cuda_kernels_integration_tests --gtest_filter=*Smoke*"; do
             # shellcheck disable=SC2086 # the suite's arguments split on purpose
             timeout 400 compute-sanitizer --tool "$tool" --error-exitcode 99 ./bin/$suite \
                 >> "$out/sanitizer_$tool.log" 2>&1
@@ -66,6 +66,23 @@ if [ "${HIPDNN_GPU_SANITIZE:-1}" = 1 ]; then
         done
         grep -E "ERROR SUMMARY|exit [0-9]" "$out/sanitizer_$tool.log"
     done
+fi
+
+# The differential fuzzer on the GPU engines: HIPDNN_GPU_DIFFERENTIAL_PROCESSES processes (default
+# 12) at once, each on its own range of seed 1's graphs for HIPDNN_GPU_DIFFERENTIAL_SECONDS
+# (default 120); one summary line per process (tests/differential/README.md).
+if [ "${HIPDNN_GPU_DIFFERENTIAL:-1}" = 1 ] && [ -x ./bin/hipdnn_differential_fuzzer ]; then
+    processes=${HIPDNN_GPU_DIFFERENTIAL_PROCESSES:-12}
+    seconds=${HIPDNN_GPU_DIFFERENTIAL_SECONDS:-120}
+    cache=$(mktemp -d)
+    for k in $(seq 0 $((processes - 1))); do
+        HIPDNN_CACHE_DIR=$cache timeout $((seconds + 120)) ./bin/hipdnn_differential_fuzzer --device gpu --seed 1 \
+            --first $((k * 100000)) --graphs 100000 --seconds "$seconds" > "$out/differential_gpu_$k.log" 2>&1 &
+    done
+    wait
+    rm -rf "$cache"
+    cat "$out"/differential_gpu_*.log > "$out/differential_gpu.log" && rm -f "$out"/differential_gpu_[0-9]*.log
+    grep -E "^summary|^DISAGREEMENT|^FAILURE" "$out/differential_gpu.log" | cut -c1-300
 fi
 
 if [ "${HIPDNN_GPU_BENCH:-1}" = 1 ]; then

@@ -14,7 +14,8 @@ cmake -G Ninja -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DHIPDNN_BUILD_CP
 ninja -C "$build_dir" -j"${HIPDNN_BUILD_JOBS:-2}" hipdnn_backend cpu_reference hipdnn_plugin_cudnn \
     hipdnn_cudnn_unit_tests hipdnn_cudnn_integration_tests hipdnn_cudnn_bench hipdnn-driver \
     hipdnn_plugin_cuda_kernels hipdnn_cuda_kernels_unit_tests hipdnn_cuda_kernels_integration_tests \
-    hipdnn_cuda_kernels_bench hipdnn_bench_frontend_execute
+    hipdnn_cuda_kernels_bench hipdnn_bench_frontend_execute \
+    hipdnn_differential_fuzzer
 # The oneDNN plugin cannot load on the GPU machine (no libdnnl there): it stays behind.
 rm -f "$build_dir"/lib/hipdnn_plugins/engines/libhipdnn_plugin_onednn.so
 # Non-system shared libraries the binaries need (the GPU machine has no FlatBuffers and no Google
@@ -38,7 +39,8 @@ Run on the GPU machine with the device tool:
   run(command: "bash scripts/gpu/remote.sh $build_dir $root", carry: ["$build_dir"], timeout_s: 600)
 Logs come back under \$OUT: machine.txt, ctest_gpu.log, ctest_gpu_cudnn914.log, demo_gpu.log and
 demo_gpu.json, sanitizer_{memcheck,racecheck,synccheck}.log, bench_hipdnn.log, bench_pytorch.log,
-bench_compare.md, bench_hipdnn_tuned.log, bench_compare_tuned.md, bench_cuda_kernels.log.
+bench_compare.md, bench_hipdnn_tuned.log, bench_compare_tuned.md, bench_cuda_kernels.log,
+differential_gpu.log.
 The Python binding, its tests and the execute-overhead benchmarks:
   run(command: "bash scripts/gpu/python_gpu.sh $build_dir $root", carry: ["$build_dir"], timeout_s: 600)
 Logs: python_machine.txt, python_build.log, pytest_gpu.log, pytest_gpu.xml, bench_execute_overhead.log.

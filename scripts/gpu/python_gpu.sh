@@ -23,6 +23,10 @@ export LD_LIBRARY_PATH=$cudnn_dir:$build/lib/carried${LD_LIBRARY_PATH:+:$LD_LIBR
 export PYTHONUNBUFFERED=1
 # The venv's cmake and ninja where the system has none.
 export PATH=$venv/bin:$PATH
+# The system's g++, whatever CXX says: that machine's CXX (/opt/gcc/bin/g++) links libstdc++
+# statically into shared objects, and a module with its own libstdc++ beside the backend's shared
+# one crashes in the first number it writes to a stream (seen on the H200 machine).
+export CXX=${HIPDNN_GPU_CXX:-/usr/bin/g++}
 
 # Paths recorded at build time (CTest files, the plugins' build tree) name the building machine's
 # root: make it resolve here too.
@@ -39,8 +43,9 @@ fi
 {
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
     "$python" -c "import sys, torch, numpy, nanobind, pytest; print(sys.version); print('torch', torch.__version__, 'cuda', torch.version.cuda, 'devices', torch.cuda.device_count(), 'cudnn', torch.backends.cudnn.version()); print('numpy', numpy.__version__, 'nanobind', nanobind.__version__, 'pytest', pytest.__version__)"
-    command -v c++ g++ cmake ninja
-    c++ --version | head -1
+    command -v cmake ninja
+    echo "CXX=$CXX"
+    "$CXX" --version | head -1
     ls "$build/include" "$build/lib" "$build/lib/carried" "$build/lib/hipdnn_plugins/engines"
 } > "$out/python_machine.txt" 2>&1
 

@@ -2,10 +2,12 @@
 // CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR (groups follow from x.C / w.C, as in cuDNN).
 #include "GraphTranslator.hpp"
 
+#include <algorithm>
 #include <initializer_list>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace hipdnn_cudnn_plugin {
 
@@ -70,11 +72,24 @@ size_t spatialDimsOf(TranslationContext& context, int64_t uid) {
 
 enum class ChannelOrder { First, Last };
 
+struct ConvTensor {
+    int64_t uid;
+    const char* port;
+    bool filter;
+};
+
+bool spatialAllOne(const TensorSpec& tensor) {
+    return std::all_of(tensor.dims.begin() + 2, tensor.dims.end(),
+                       [](int64_t extent) { return extent == 1; });
+}
+
 // Whether C is the innermost dim of a convolution tensor (dims N, C, spatial...); nullopt when
-// C has extent 1, which both orders store alike. A tensor whose spatial dims are all 1 has C
-// innermost (stride 1): cuDNN reads it as channels-last.
-std::optional<ChannelOrder> channelOrder(const TensorSpec& tensor) {
-    if (tensor.dims.size() < 3 || tensor.dims[1] == 1) {
+// the tensor is stored alike in both orders and cuDNN reads it either way: C of extent 1, or a
+// filter whose spatial dims are all 1 (the 1x1 filters of channels-first networks, described as
+// PyTorch describes them). A data tensor whose spatial dims are all 1 has C innermost: cuDNN
+// reads it as channels-last (NaN outputs seen for channels-first convolutions with a 1x1 y).
+std::optional<ChannelOrder> channelOrder(const TensorSpec& tensor, bool filter) {
+    if (tensor.dims.size() < 3 || tensor.dims[1] == 1 || (filter && spatialAllOne(tensor))) {
         return std::nullopt;
     }
     for (size_t d = 2; d < tensor.dims.size(); ++d) {
@@ -85,25 +100,66 @@ std::optional<ChannelOrder> channelOrder(const TensorSpec& tensor) {
     return ChannelOrder::Last;
 }
 
+std::string orderName(ChannelOrder order) {
+    return order == ChannelOrder::Last ? "channels-last" : "channels-first";
+}
+
+// Dims of a convolution tensor of `rank` from the innermost out, in `order`.
+std::vector<size_t> innerToOuter(ChannelOrder order, size_t rank) {
+    std::vector<size_t> dims;
+    if (order == ChannelOrder::Last) {
+        dims.push_back(1);
+    }
+    for (size_t d = rank - 1; d >= 2; --d) {
+        dims.push_back(d);
+    }
+    if (order == ChannelOrder::First) {
+        dims.push_back(1);
+    }
+    dims.push_back(0);
+    return dims;
+}
+
 // Seen with cuDNN 9.19: convolutions whose x, w and y are not all channels-first or all
 // channels-last (NCHW data with KRSC filters, NHWC output of NCHW input, ...) return wrong
-// values or leave outputs unwritten, with or without a fused epilogue.
-void requireOneChannelOrder(TranslationContext& context,
-                            std::initializer_list<std::pair<int64_t, const char*>> tensors) {
+// values or leave outputs unwritten, with or without a fused epilogue. The extent-1 dims of all
+// three then get the strides of that order, as PyTorch describes them (cuDNN infers the layout
+// from the order of the strides, and a size-1 dim's stride is otherwise arbitrary).
+void requireOneChannelOrder(TranslationContext& context, std::initializer_list<ConvTensor> tensors) {
     std::optional<std::pair<ChannelOrder, const char*>> seen;
-    for (const auto& [uid, port] : tensors) {
-        const auto order = channelOrder(context.tensorSpec(uid));
+    for (const ConvTensor& tensor : tensors) {
+        const auto order = channelOrder(context.tensorSpec(tensor.uid), tensor.filter);
         if (!order) {
             continue;
         }
         if (seen && seen->first != *order) {
-            const auto name = [](ChannelOrder o) {
-                return o == ChannelOrder::Last ? "channels-last" : "channels-first";
-            };
-            context.fail(std::string(seen->second) + " is " + name(seen->first) + " but " + port + " is " +
-                         name(*order) + ": cuDNN convolutions need one channel order for all their tensors");
+            context.fail(std::string(seen->second) + " is " + orderName(seen->first) + " but " + tensor.port +
+                         " is " + orderName(*order) +
+                         ": cuDNN convolutions need one channel order for all their tensors");
         }
-        seen = std::pair{*order, port};
+        seen = std::pair{*order, tensor.port};
+    }
+    if (!seen) {
+        return;
+    }
+    // Seen with cuDNN 9.19 (--first 31135 of seed 1): a channels-last convolution whose fused
+    // epilogue read a channels-first residual of y's shape returned wrong values.
+    for (const auto& [uid, spec] : context.tensorSpecs()) {
+        const bool convolutionShaped =
+            std::any_of(tensors.begin(), tensors.end(), [&](const ConvTensor& tensor) {
+                return tensor.uid != uid && context.tensorSpec(tensor.uid).dims == spec.dims;
+            });
+        const auto order = channelOrder(spec, false);
+        if (!spec.isVirtual && !spec.byValue && convolutionShaped && order && *order != seen->first) {
+            context.fail(
+                "tensor '" + spec.name + "' (uid " + std::to_string(uid) + ") is " + orderName(*order) +
+                " but the convolution's " + seen->second + " is " + orderName(seen->first) +
+                ": cuDNN's fused convolutions need one channel order for the tensors of their shape");
+        }
+    }
+    for (const ConvTensor& tensor : tensors) {
+        context.restrideUnitDims(tensor.uid,
+                                 innerToOuter(seen->first, context.tensorSpec(tensor.uid).dims.size()));
     }
 }
 
@@ -120,7 +176,7 @@ void translateConvolutionFwd(TranslationContext& context, const fb::ConvolutionF
     const int64_t x = context.tensor(attributes.x_tensor_uid(), "x");
     const int64_t w = context.tensor(attributes.w_tensor_uid(), "w");
     const int64_t y = context.tensor(attributes.y_tensor_uid(), "y");
-    requireOneChannelOrder(context, {{x, "x"}, {w, "w"}, {y, "y"}});
+    requireOneChannelOrder(context, {{x, "x", false}, {w, "w", true}, {y, "y", false}});
     SubDescriptorSpec descriptor = convolutionDescriptor(context, attributes, spatialDimsOf(context, x));
     OperationSpec& operation =
         context.addOperation(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR, "CONVOLUTION_FORWARD");
@@ -137,7 +193,7 @@ void translateConvolutionBwd(TranslationContext& context, const fb::ConvolutionB
     const int64_t dy = context.tensor(attributes.dy_tensor_uid(), "dy");
     const int64_t w = context.tensor(attributes.w_tensor_uid(), "w");
     const int64_t dx = context.tensor(attributes.dx_tensor_uid(), "dx");
-    requireOneChannelOrder(context, {{dy, "dy"}, {w, "w"}, {dx, "dx"}});
+    requireOneChannelOrder(context, {{dy, "dy", false}, {w, "w", true}, {dx, "dx", false}});
     SubDescriptorSpec descriptor = convolutionDescriptor(context, attributes, spatialDimsOf(context, dx));
     OperationSpec& operation = context.addOperation(
         CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR, "CONVOLUTION_BACKWARD_DATA");
@@ -154,7 +210,7 @@ void translateConvolutionWrw(TranslationContext& context, const fb::ConvolutionW
     const int64_t x = context.tensor(attributes.x_tensor_uid(), "x");
     const int64_t dy = context.tensor(attributes.dy_tensor_uid(), "dy");
     const int64_t dw = context.tensor(attributes.dw_tensor_uid(), "dw");
-    requireOneChannelOrder(context, {{x, "x"}, {dy, "dy"}, {dw, "dw"}});
+    requireOneChannelOrder(context, {{x, "x", false}, {dy, "dy", false}, {dw, "dw", true}});
     SubDescriptorSpec descriptor = convolutionDescriptor(context, attributes, spatialDimsOf(context, x));
     OperationSpec& operation = context.addOperation(
         CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR, "CONVOLUTION_BACKWARD_FILTER");

@@ -257,6 +257,18 @@ void TranslationContext::swapDims(int64_t uid, size_t first, size_t second) {
     std::swap(spec.strides.at(first), spec.strides.at(second));
 }
 
+void TranslationContext::restrideUnitDims(int64_t uid, const std::vector<size_t>& innerToOuter) {
+    TensorSpec& spec = _spec.tensors.at(uid);
+    int64_t packed = 1;
+    for (const size_t dim : innerToOuter) {
+        if (spec.dims.at(dim) == 1) {
+            spec.strides.at(dim) = packed;
+        } else {
+            packed = spec.strides.at(dim) * spec.dims.at(dim);
+        }
+    }
+}
+
 OperationSpec& TranslationContext::addOperation(cudnnBackendDescriptorType_t type, std::string label) {
     OperationSpec& operation = _spec.operations.emplace_back();
     operation.type = type;

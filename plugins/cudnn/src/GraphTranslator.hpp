@@ -36,6 +36,8 @@ public:
     /// `uid` itself after checking that the graph has the tensor (`port` names it in errors).
     int64_t tensor(int64_t uid, const char* port) const;
     const TensorSpec& tensorSpec(int64_t uid) const;
+    /// Every tensor of the graph, by uid.
+    const auto& tensorSpecs() const { return _spec.tensors; }
     /// Rank of the tensor as the hipdnn graph declares it (before any padding).
     size_t declaredRank(int64_t uid) const;
     /// Whether any node of the graph is of `type`.
@@ -54,6 +56,10 @@ public:
     /// Describes the user tensor `uid` to cuDNN as its view with dims (and strides) `first` and
     /// `second` swapped: the same memory read transposed.
     void swapDims(int64_t uid, size_t first, size_t second);
+    /// Describes the extent-1 dims of user tensor `uid` with the strides a packed tensor of the
+    /// dim order `innerToOuter` (innermost first) has there. Those strides never address memory,
+    /// but cuDNN infers a tensor's layout from the order of its strides.
+    void restrideUnitDims(int64_t uid, const std::vector<size_t>& innerToOuter);
     /// Records structural nondeterminism of the graph (CudnnGraphSpec::nondeterminism).
     void setNondeterminism(std::string reason) { _spec.nondeterminism = std::move(reason); }
 

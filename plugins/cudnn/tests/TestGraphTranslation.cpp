@@ -251,6 +251,61 @@ TEST(CudnnGraphTranslation, ConvolutionsWithMixedChannelOrdersAreDeclined) {
     EXPECT_EQ(declineOf(convBiasRelu(DataType::HALF, true)), "");
 }
 
+TEST(CudnnGraphTranslation, OneByOneFiltersTakeTheDataChannelOrder) {
+    // A 1x1 filter is stored alike in both orders: described with the strides of the data's
+    // order, as PyTorch describes the 1x1 filters of channels-first networks.
+    for (const bool filterChannelsLast : {false, true}) {
+        for (const bool dataChannelsLast : {false, true}) {
+            GraphBuilder builder("one_by_one_filter");
+            const std::vector<int64_t> xDims{2, 8, 5, 5};
+            const std::vector<int64_t> wDims{4, 8, 1, 1};
+            const std::vector<int64_t> yDims{2, 4, 5, 5};
+            builder
+                .addTensor(1, "x", DataType::HALF, xDims,
+                           dataChannelsLast ? channelsLast(xDims) : std::vector<int64_t>{})
+                .addTensor(2, "w", DataType::HALF, wDims,
+                           filterChannelsLast ? channelsLast(wDims) : std::vector<int64_t>{})
+                .addTensor(3, "y", DataType::HALF, yDims,
+                           dataChannelsLast ? channelsLast(yDims) : std::vector<int64_t>{})
+                .addConvFprop("conv", 1, 2, 3, {{0, 0}, {0, 0}, {1, 1}, {1, 1}});
+            const CudnnGraphSpec spec = translate(builder);
+            EXPECT_EQ(spec.tensors.at(2).strides, (dataChannelsLast ? std::vector<int64_t>{8, 1, 8, 8}
+                                                                    : std::vector<int64_t>{8, 1, 1, 1}))
+                << "filter channels-last " << filterChannelsLast << ", data channels-last "
+                << dataChannelsLast;
+        }
+    }
+}
+
+TEST(CudnnGraphTranslation, OneChannelOutputsTakeTheDataChannelOrder) {
+    // y of one channel (D = 1) stored with C innermost: described to cuDNN channels-first, as x
+    // and w are.
+    GraphBuilder builder("one_channel");
+    builder.addTensor(1, "x", DataType::BFLOAT16, {1, 3, 1, 5, 5})
+        .addTensor(2, "w", DataType::BFLOAT16, {1, 3, 1, 2, 3})
+        .addTensor(3, "y", DataType::BFLOAT16, {1, 1, 1, 4, 4}, {16, 1, 16, 4, 1})
+        .addConvFprop("conv", 1, 2, 3, {{0, 0, 3}, {0, 0, 3}, {2, 1, 2}, {2, 1, 2}});
+    EXPECT_EQ(translate(builder).tensors.at(3).strides, (std::vector<int64_t>{16, 16, 16, 4, 1}));
+}
+
+TEST(CudnnGraphTranslation, EpilogueTensorsOfAnotherChannelOrderAreDeclined) {
+    // --first 31135 of seed 1: a channels-last convolution + bias + max with a channels-first
+    // residual, 107 of 192 values wrong.
+    const std::vector<int64_t> dims{3, 8, 2, 8};
+    GraphBuilder builder("residual");
+    builder.addTensor(1, "x", DataType::FLOAT, dims, channelsLast(dims))
+        .addTensor(2, "w", DataType::FLOAT, {8, 8, 1, 1}, channelsLast({8, 8, 1, 1}))
+        .addTensor(3, "conv_out", DataType::FLOAT, dims, channelsLast(dims), true)
+        .addTensor(4, "residual", DataType::FLOAT, dims)
+        .addTensor(5, "y", DataType::FLOAT, dims, channelsLast(dims))
+        .addConvFprop("conv", 1, 2, 3, {{0, 0}, {0, 0}, {1, 1}, {1, 1}})
+        .addPointwise("max", fb::PointwiseMode::MAX_OP, 3, 4, 5);
+    EXPECT_EQ(
+        declineOf(builder),
+        "node 0 'conv': tensor 'residual' (uid 4) is channels-first but the convolution's y is "
+        "channels-last: cuDNN's fused convolutions need one channel order for the tensors of their shape");
+}
+
 TEST(CudnnGraphTranslation, AsymmetricPaddingIsDeclined) {
     // --first 10496 of seed 1: a wgrad padded [2, 1] before and [1, 2] after, 107 of 108 wrong.
     GraphBuilder builder("wgrad");

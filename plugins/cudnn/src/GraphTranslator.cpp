@@ -41,11 +41,17 @@ struct RankPolicy {
 // only its first row), and normalizations of rank-3 tensors too: every graph is lifted to rank
 // 3 (which also makes matmuls batched, (B, M, K) x (B, K, N), as cuDNN's are), normalizations
 // to rank 4.
-RankPolicy rankPolicy(const hipdnn_flatbuffers_sdk::GraphWrapper& graph) {
-    RankPolicy policy{3, false};
+// The largest rank any tensor of the graph declares.
+size_t largestRank(const hipdnn_flatbuffers_sdk::GraphWrapper& graph) {
+    size_t rank = 0;
     for (const auto* tensor : *graph.graph().tensors()) {
-        policy.rank = std::max<size_t>(policy.rank, tensor->dims()->size());
+        rank = std::max<size_t>(rank, tensor->dims()->size());
     }
+    return rank;
+}
+
+RankPolicy rankPolicy(const hipdnn_flatbuffers_sdk::GraphWrapper& graph) {
+    RankPolicy policy{std::max<size_t>(3, largestRank(graph)), false};
     for (size_t i = 0; i < graph.nodeCount(); ++i) {
         const fb::NodeAttributes type = graph.node(i).type();
         if (isNormalization(type)) {
@@ -64,10 +70,7 @@ bool isPointwiseOrReduction(fb::NodeAttributes type) {
 // reduction nodes alone, of rank 3 or less, are computed wrong from batch index 1 on when a
 // tensor broadcasts, and reductions of them miss elements. They are declined.
 void requireSupportedLowRank(const hipdnn_flatbuffers_sdk::GraphWrapper& graph) {
-    size_t rank = 0;
-    for (const auto* tensor : *graph.graph().tensors()) {
-        rank = std::max<size_t>(rank, tensor->dims()->size());
-    }
+    const size_t rank = largestRank(graph);
     if (rank > 3) {
         return;
     }

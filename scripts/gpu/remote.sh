@@ -69,15 +69,19 @@ if [ "${HIPDNN_GPU_SANITIZE:-1}" = 1 ]; then
 fi
 
 # The differential fuzzer on the GPU engines: HIPDNN_GPU_DIFFERENTIAL_PROCESSES processes (default
-# 12) at once, each on its own range of seed 1's graphs for HIPDNN_GPU_DIFFERENTIAL_SECONDS
-# (default 120); one summary line per process (tests/differential/README.md).
+# 12) at once, process k on seed 1's graphs from HIPDNN_GPU_DIFFERENTIAL_FIRST (default 0) +
+# k * HIPDNN_GPU_DIFFERENTIAL_GRAPHS (default 100000) for that many graphs or
+# HIPDNN_GPU_DIFFERENTIAL_SECONDS (default 120); one summary line per process
+# (tests/differential/README.md).
 if [ "${HIPDNN_GPU_DIFFERENTIAL:-1}" = 1 ] && [ -x ./bin/hipdnn_differential_fuzzer ]; then
     processes=${HIPDNN_GPU_DIFFERENTIAL_PROCESSES:-12}
     seconds=${HIPDNN_GPU_DIFFERENTIAL_SECONDS:-120}
+    first=${HIPDNN_GPU_DIFFERENTIAL_FIRST:-0}
+    graphs=${HIPDNN_GPU_DIFFERENTIAL_GRAPHS:-100000}
     cache=$(mktemp -d)
     for k in $(seq 0 $((processes - 1))); do
         HIPDNN_CACHE_DIR=$cache timeout $((seconds + 120)) ./bin/hipdnn_differential_fuzzer --device gpu --seed 1 \
-            --first $((k * 100000)) --graphs 100000 --seconds "$seconds" > "$out/differential_gpu_$k.log" 2>&1 &
+            --first $((first + k * graphs)) --graphs "$graphs" --seconds "$seconds" > "$out/differential_gpu_$k.log" 2>&1 &
     done
     wait
     rm -rf "$cache"

@@ -25,15 +25,18 @@ struct Options {
     uint32_t seed = 0;
     int64_t first = 0;
     Device device = Device::Cpu;
+    bool printGraphs = false;
 };
 
 constexpr std::string_view usage =
     "usage: hipdnn_differential_fuzzer [--graphs N] [--seconds S] [--seed X] [--first K] [--device cpu|gpu]\n"
+    "                                  [--print-graphs]\n"
     "  --graphs N   stop after N graphs (default 1000 unless --seconds is given)\n"
     "  --seconds S  stop after S seconds (with --graphs, whichever comes first)\n"
     "  --seed X     base seed (default HIPDNN_GLOBAL_TEST_SEED, else 1); graph K's own seed derives from it\n"
     "  --first K    start at graph K of the seed's sequence (a reproducer names K)\n"
-    "  --device D   cpu: the CPU engines; gpu: the engines of a GPU handle, buffers on the device\n";
+    "  --device D   cpu: the CPU engines; gpu: the engines of a GPU handle, buffers on the device\n"
+    "  --print-graphs  print each graph as JSON before it runs (hipdnn-driver graph runs that JSON)\n";
 
 Options parseOptions(int argc, char** argv) {
     Options options;
@@ -43,6 +46,10 @@ Options parseOptions(int argc, char** argv) {
         if (flag == "--help" || flag == "-h") {
             std::cout << usage;
             std::exit(0);
+        }
+        if (flag == "--print-graphs") {
+            options.printGraphs = true;
+            continue;
         }
         if (index + 1 >= argc) {
             throw std::invalid_argument(std::string(flag) + " needs a value");
@@ -115,7 +122,7 @@ int main(int argc, char** argv) {
     installFaultHandler();
     const char* deviceName = options.device == Device::Cpu ? "cpu" : "gpu";
     try {
-        Runner runner(options.device);
+        Runner runner(options.device, options.printGraphs);
         Statistics statistics;
         const auto start = std::chrono::steady_clock::now();
         const auto elapsed = [&] {

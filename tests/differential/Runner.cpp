@@ -138,7 +138,8 @@ void printReproducer(const char* kind, const std::string& what, const Problem& p
 
 }  // namespace
 
-Runner::Runner(Device device) : _cpu(HIPDNN_DEVICE_TYPE_CPU_EXT), _execute(executeOnHost) {
+Runner::Runner(Device device, bool printGraphs)
+    : _cpu(HIPDNN_DEVICE_TYPE_CPU_EXT), _execute(executeOnHost), _printGraphs(printGraphs) {
     if (device == Device::Gpu) {
         _gpu.emplace(HIPDNN_DEVICE_TYPE_GPU_EXT);
         _execute = executeOnGpu;
@@ -149,6 +150,10 @@ void Runner::run(const Problem& problem, Random& random, const std::string& repr
                  Statistics& statistics) {
     ++statistics.generated;
     const std::vector<uint8_t> bytes = problem.graph.build();
+    if (_printGraphs) {
+        std::cout << "GRAPH " << problem.family << ": " << reproduce << "\n  graph: " << graphJson(bytes)
+                  << std::endl;
+    }
     std::optional<BackendGraph> referenceGraph;
     std::optional<BackendPlan> referencePlan;
     try {

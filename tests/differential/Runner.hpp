@@ -30,7 +30,8 @@ enum class Device { Cpu, Gpu };
 
 class Runner {
 public:
-    explicit Runner(Device device);
+    /// `printGraphs`: every graph is printed as JSON before it runs (for `hipdnn-driver graph`).
+    Runner(Device device, bool printGraphs);
 
     /// `reproduce` is the command line that regenerates this graph alone; `random` draws the
     /// input values.
@@ -40,6 +41,7 @@ private:
     hipdnn_test_sdk::BackendHandle _cpu;
     std::optional<hipdnn_test_sdk::BackendHandle> _gpu;
     Executor _execute;
+    bool _printGraphs;
 };
 
 }  // namespace hipdnn_differential

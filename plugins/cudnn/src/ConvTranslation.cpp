@@ -120,12 +120,12 @@ std::vector<size_t> innerToOuter(ChannelOrder order, size_t rank) {
     return dims;
 }
 
-// Seen with cuDNN 9.19: convolutions whose x, w and y are not all channels-first or all
-// channels-last (NCHW data with KRSC filters, NHWC output of NCHW input, ...) return wrong
-// values or leave outputs unwritten, with or without a fused epilogue. The extent-1 dims of all
-// three then get the strides of that order, as PyTorch describes them (cuDNN infers the layout
-// from the order of the strides, and a size-1 dim's stride is otherwise arbitrary).
-void requireOneChannelOrder(TranslationContext& context, std::initializer_list<ConvTensor> tensors) {
+// The convolution's channel order and the port that settled it; nullopt when every tensor reads
+// alike in both orders. Seen with cuDNN 9.19: convolutions whose x, w and y are not all
+// channels-first or all channels-last (NCHW data with KRSC filters, NHWC output of NCHW input, ...)
+// return wrong values or leave outputs unwritten, with or without a fused epilogue.
+std::optional<std::pair<ChannelOrder, const char*>> settleChannelOrder(
+    TranslationContext& context, std::initializer_list<ConvTensor> tensors) {
     std::optional<std::pair<ChannelOrder, const char*>> seen;
     for (const ConvTensor& tensor : tensors) {
         const auto order = channelOrder(context.tensorSpec(tensor.uid), tensor.filter);
@@ -139,27 +139,53 @@ void requireOneChannelOrder(TranslationContext& context, std::initializer_list<C
         }
         seen = std::pair{*order, tensor.port};
     }
-    if (!seen) {
-        return;
-    }
-    // Seen with cuDNN 9.19 (--first 31135 of seed 1): a channels-last convolution whose fused
-    // epilogue read a channels-first residual of y's shape returned wrong values.
+    return seen;
+}
+
+// The graph's tensors of a convolution tensor's dims (the fused epilogue's operands and outputs),
+// the convolution's own tensors included.
+std::vector<int64_t> convolutionShapedTensors(TranslationContext& context,
+                                              std::initializer_list<ConvTensor> tensors) {
+    std::vector<int64_t> uids;
     for (const auto& [uid, spec] : context.tensorSpecs()) {
         const bool convolutionShaped =
             std::any_of(tensors.begin(), tensors.end(), [&](const ConvTensor& tensor) {
-                return tensor.uid != uid && context.tensorSpec(tensor.uid).dims == spec.dims;
+                return tensor.uid == uid || context.tensorSpec(tensor.uid).dims == spec.dims;
             });
+        if (convolutionShaped && !spec.byValue) {
+            uids.push_back(uid);
+        }
+    }
+    return uids;
+}
+
+// One channel order for the convolution and every tensor of its shape. Seen with cuDNN 9.19:
+// - --first 31135 of seed 1: a channels-last convolution whose fused epilogue read a
+//   channels-first residual of y's shape returned wrong values (declined);
+// - --first 25719: a channels-first convolution of one output channel whose max epilogue wrote a
+//   y with C innermost returned wrong values: cuDNN infers each tensor's layout from the order of
+//   its strides, and a size-1 dim's stride is otherwise arbitrary, so the extent-1 dims of every
+//   such tensor get the strides of the settled order, as PyTorch describes them.
+void requireOneChannelOrder(TranslationContext& context, std::initializer_list<ConvTensor> tensors) {
+    const auto seen = settleChannelOrder(context, tensors);
+    if (!seen) {
+        return;
+    }
+    const std::vector<int64_t> shaped = convolutionShapedTensors(context, tensors);
+    for (const int64_t uid : shaped) {
+        const TensorSpec& spec = context.tensorSpec(uid);
         const auto order = channelOrder(spec, false);
-        if (!spec.isVirtual && !spec.byValue && convolutionShaped && order && *order != seen->first) {
+        const bool convolutionTensor = std::any_of(
+            tensors.begin(), tensors.end(), [uid](const ConvTensor& tensor) { return tensor.uid == uid; });
+        if (!convolutionTensor && !spec.isVirtual && order && *order != seen->first) {
             context.fail(
                 "tensor '" + spec.name + "' (uid " + std::to_string(uid) + ") is " + orderName(*order) +
                 " but the convolution's " + seen->second + " is " + orderName(seen->first) +
                 ": cuDNN's fused convolutions need one channel order for the tensors of their shape");
         }
     }
-    for (const ConvTensor& tensor : tensors) {
-        context.restrideUnitDims(tensor.uid,
-                                 innerToOuter(seen->first, context.tensorSpec(tensor.uid).dims.size()));
+    for (const int64_t uid : shaped) {
+        context.restrideUnitDims(uid, innerToOuter(seen->first, context.tensorSpec(uid).dims.size()));
     }
 }
 

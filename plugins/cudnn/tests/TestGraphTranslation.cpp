@@ -288,6 +288,24 @@ TEST(CudnnGraphTranslation, OneChannelOutputsTakeTheDataChannelOrder) {
     EXPECT_EQ(translate(builder).tensors.at(3).strides, (std::vector<int64_t>{16, 16, 16, 4, 1}));
 }
 
+TEST(CudnnGraphTranslation, OneChannelEpilogueTensorsTakeTheConvolutionsChannelOrder) {
+    // --first 25719 of seed 1: the one-channel y of a channels-first convolution's max epilogue,
+    // stored with C innermost, gave 6 of 16 wrong values; its extent-1 dims (and the virtual
+    // convolution output's) get channels-first strides.
+    GraphBuilder builder("one_channel_epilogue");
+    builder.addTensor(1, "x", DataType::BFLOAT16, {1, 3, 1, 5, 5})
+        .addTensor(2, "w", DataType::BFLOAT16, {1, 3, 1, 2, 3})
+        .addTensor(3, "conv_out", DataType::FLOAT, {1, 1, 1, 4, 4}, {16, 1, 16, 4, 1}, true)
+        .addTensor(4, "floor", DataType::FLOAT, {1, 1, 1, 4, 4})
+        .addTensor(5, "y", DataType::BFLOAT16, {1, 1, 1, 4, 4}, {16, 1, 16, 4, 1})
+        .addConvFprop("conv", 1, 2, 3, {{0, 0, 3}, {0, 0, 3}, {2, 1, 2}, {2, 1, 2}})
+        .addPointwise("max", fb::PointwiseMode::MAX_OP, 3, 4, 5);
+    const auto spec = translate(builder);
+    for (const int64_t uid : {3, 4, 5}) {
+        EXPECT_EQ(spec.tensors.at(uid).strides, (std::vector<int64_t>{16, 16, 16, 4, 1})) << "uid " << uid;
+    }
+}
+
 TEST(CudnnGraphTranslation, EpilogueTensorsOfAnotherChannelOrderAreDeclined) {
     // --first 31135 of seed 1: a channels-last convolution + bias + max with a channels-first
     // residual, 107 of 192 values wrong.

@@ -62,7 +62,36 @@ bool storageMatches(fe::DataType type, const nb::dlpack::dtype& dtype) {
     return false;
 }
 
+// torch.Tensor and torch.utils.dlpack.to_dlpack, once torch is imported (this module never
+// imports it). Never freed: they live as long as the interpreter's torch module.
+struct TorchInterop {
+    nb::object tensorType;
+    nb::object toDlpack;
+};
+
+const TorchInterop* torchInterop() {
+    static const TorchInterop* interop = nullptr;
+    if (interop == nullptr && PyDict_GetItemString(PyImport_GetModuleDict(), "torch") != nullptr) {
+        nb::module_ torch = nb::module_::import_("torch");
+        interop = new TorchInterop{torch.attr("Tensor"),
+                                   nb::module_::import_("torch.utils.dlpack").attr("to_dlpack")};
+    }
+    return interop;
+}
+
 }  // namespace
+
+bool importArray(nb::handle value, nb::ndarray<>& array) {
+    const TorchInterop* torch = torchInterop();
+    if (torch != nullptr && nb::isinstance(value, torch->tensorType)) {
+        if (nb::cast<bool>(value.attr("is_neg")())) {
+            // A lazily negated view: its memory holds the values before negation.
+            throwInvalidValue("a torch tensor with its negative bit set (call resolve_neg() first)");
+        }
+        return nb::try_cast(torch->toDlpack(value), array);
+    }
+    return nb::try_cast(value, array);
+}
 
 fe::DataType dataTypeOf(const nb::dlpack::dtype& dtype) {
     for (const auto& element : kElementTypes) {
@@ -76,47 +105,56 @@ fe::DataType dataTypeOf(const nb::dlpack::dtype& dtype) {
 
 void* checkedData(const fe::graph::TensorAttributes& tensor, const nb::ndarray<>& array,
                   const Device& device) {
-    const std::string label = tensorLabel(tensor);
+    // Execute checks every array on every call: messages are built only when a check fails.
+    const auto label = [&tensor] { return tensorLabel(tensor); };
     if (!storageMatches(tensor.get_data_type(), array.dtype())) {
-        throwInvalidValue(label + " is " + fe::to_string(tensor.get_data_type()) + " but the array is " +
+        throwInvalidValue(label() + " is " + fe::to_string(tensor.get_data_type()) + " but the array is " +
                           arrayTypeName(array.dtype()));
     }
-    std::vector<int64_t> shape;
-    std::vector<int64_t> strides;
-    for (size_t axis = 0; axis < array.ndim(); ++axis) {
-        shape.push_back(static_cast<int64_t>(array.shape(axis)));
-        strides.push_back(array.stride(axis));
+    const std::vector<int64_t>& dims = tensor.get_dim();
+    const std::vector<int64_t>& tensorStrides = tensor.get_stride();
+    const auto arrayList = [&array](auto extent) {
+        std::vector<int64_t> values;
+        for (size_t axis = 0; axis < array.ndim(); ++axis) {
+            values.push_back(static_cast<int64_t>(extent(axis)));
+        }
+        return formatList(values);
+    };
+    if (tensorStrides.size() != dims.size()) {
+        throwInvalidValue(label() + " has dims " + formatList(dims) + " but strides " +
+                          formatList(tensorStrides));
     }
-    if (tensor.get_stride().size() != tensor.get_dim().size()) {
-        throwInvalidValue(label + " has dims " + formatList(tensor.get_dim()) + " but strides " +
-                          formatList(tensor.get_stride()));
+    bool shapeMatches = array.ndim() == dims.size();
+    for (size_t axis = 0; shapeMatches && axis < dims.size(); ++axis) {
+        shapeMatches = static_cast<int64_t>(array.shape(axis)) == dims[axis];
     }
-    if (shape != tensor.get_dim()) {
-        throwInvalidValue(label + " has dims " + formatList(tensor.get_dim()) + " but the array has shape " +
-                          formatList(shape));
+    if (!shapeMatches) {
+        throwInvalidValue(label() + " has dims " + formatList(dims) + " but the array has shape " +
+                          arrayList([&array](size_t axis) { return array.shape(axis); }));
     }
     // Axes of extent 1 are never stepped over, so their strides do not matter (NumPy and torch
     // disagree on them).
-    for (size_t axis = 0; axis < shape.size(); ++axis) {
-        if (shape[axis] != 1 && strides[axis] != tensor.get_stride()[axis]) {
-            throwInvalidValue(label + " has strides " + formatList(tensor.get_stride()) +
-                              " but the array has strides " + formatList(strides) + " (in elements)");
+    for (size_t axis = 0; axis < dims.size(); ++axis) {
+        if (dims[axis] != 1 && array.stride(axis) != tensorStrides[axis]) {
+            throwInvalidValue(
+                label() + " has strides " + formatList(tensorStrides) + " but the array has strides " +
+                arrayList([&array](size_t index) { return array.stride(index); }) + " (in elements)");
         }
     }
     const bool onCpu = array.device_type() == nb::device::cpu::value;
     const bool onCuda = array.device_type() == nb::device::cuda::value;
     if (device.type == HIPDNN_DEVICE_TYPE_CPU_EXT && !onCpu) {
-        throwInvalidValue(label + ": the handle is on the CPU but the array is on DLPack device " +
+        throwInvalidValue(label() + ": the handle is on the CPU but the array is on DLPack device " +
                           std::to_string(array.device_type()) + ":" + std::to_string(array.device_id()));
     }
     if (device.type == HIPDNN_DEVICE_TYPE_GPU_EXT && (!onCuda || array.device_id() != device.ordinal)) {
-        throwInvalidValue(label + ": the handle is on gpu:" + std::to_string(device.ordinal) +
+        throwInvalidValue(label() + ": the handle is on gpu:" + std::to_string(device.ordinal) +
                           " but the array is on " +
                           (onCuda ? "gpu:" + std::to_string(array.device_id())
                                   : "DLPack device " + std::to_string(array.device_type())));
     }
     if (array.data() == nullptr && tensor.get_volume() != 0) {
-        throwInvalidValue(label + ": the array has no data");
+        throwInvalidValue(label() + ": the array has no data");
     }
     return array.data();
 }

@@ -62,10 +62,26 @@ public:
     [[nodiscard]] bool closed() const { return handle_ == nullptr; }
     void close();
 
+    // The stream GPU plans run on; the backend is told only when it changes.
+    void setStream(uintptr_t stream);
+    // Runs GPU plans on torch's current stream of this handle's GPU, when torch is installed
+    // (looked up once per handle: execute calls this every time).
+    void followTorchStream();
+
 private:
     hipdnnHandle_t handle_ = nullptr;
     Device device_;
+    std::optional<uintptr_t> stream_;
+    bool torchLookedUp_ = false;
+    // torch's current raw stream of a device ordinal, as an integer; none without torch.
+    nb::object torchCurrentStream_;
 };
+
+// `value` as a writable DLPack array, false when it is none (or read-only). torch tensors go
+// through torch.utils.dlpack.to_dlpack: their __dlpack__ builds stream objects on every call
+// (several microseconds per CUDA tensor) to order the producer's stream before the consumer's,
+// where execute already runs on torch's current stream.
+bool importArray(nb::handle value, nb::ndarray<>& array);
 
 // The DataType of a DLPack element type, NOT_SET when hipdnn has none.
 hipdnn_frontend::DataType dataTypeOf(const nb::dlpack::dtype& dtype);

@@ -603,19 +603,6 @@ void bindOperations(nb::class_<PyGraph>& graph) {
         HIPDNN_SDPA_ARGS, "(dQ, dK, dV).");
 }
 
-// Points the handle at torch's current stream of its GPU, when torch is there.
-void useTorchStream(const Handle& handle) {
-    nb::object torch;
-    try {
-        torch = nb::module_::import_("torch");
-    } catch (const nb::python_error&) {
-        return;
-    }
-    const auto stream = nb::cast<uintptr_t>(
-        torch.attr("cuda").attr("current_stream")(handle.device().ordinal).attr("cuda_stream"));
-    throwIfBad(hipdnnSetStream(handle.get(), reinterpret_cast<hipdnnStream_t>(stream)), "hipdnnSetStream");
-}
-
 // The variant pack's arrays as the frontend takes them, each checked against its tensor and the
 // handle's device.
 std::unordered_map<int64_t, void*> variantPointers(PyGraph& self, const nb::dict& variantPack,
@@ -630,17 +617,22 @@ std::unordered_map<int64_t, void*> variantPointers(PyGraph& self, const nb::dict
                 fe::to_string(fe::ErrorCode::INVALID_STATE),
                 "tensor '" + tensor->get_name() + "' has no uid: build the graph before execute");
         }
-        nb::ndarray<nb::ro> readable;
-        if (!nb::try_cast(value, readable)) {
-            throwInvalidValue("the value for tensor '" + tensor->get_name() +
-                              "' is no DLPack array (NumPy, torch, CuPy, ...)");
+        // One DLPack import per array (each costs a call into the array's library): writable first,
+        // read-only only where that is the reason it failed.
+        nb::ndarray<> array;
+        if (!importArray(value, array)) {
+            nb::ndarray<nb::ro> readable;
+            if (!nb::try_cast(value, readable)) {
+                throwInvalidValue("the value for tensor '" + tensor->get_name() +
+                                  "' is no DLPack array (NumPy, torch, CuPy, ...)");
+            }
+            if (!self.isInput(tensor)) {
+                throwInvalidValue("tensor '" + tensor->get_name() +
+                                  "' may be written, but its array is read-only");
+            }
+            array = nb::ndarray<>(readable);
         }
-        nb::ndarray<> writable;
-        if (!self.isInput(tensor) && !nb::try_cast(value, writable)) {
-            throwInvalidValue("tensor '" + tensor->get_name() +
-                              "' may be written, but its array is read-only");
-        }
-        pointers[tensor->get_uid()] = checkedData(*tensor, nb::ndarray<>(readable), handle.device());
+        pointers[tensor->get_uid()] = checkedData(*tensor, array, handle.device());
     }
     return pointers;
 }
@@ -651,7 +643,7 @@ void* workspaceData(nb::handle workspace, int64_t bytes) {
         return nullptr;
     }
     nb::ndarray<> array;
-    if (!nb::try_cast(workspace, array)) {
+    if (!importArray(workspace, array)) {
         throwInvalidValue("the workspace is no DLPack array");
     }
     if (static_cast<int64_t>(array.nbytes()) < bytes) {
@@ -677,7 +669,7 @@ void execute(PyGraph& self, const nb::dict& variantPack, nb::handle workspace, n
         workspacePointer = reinterpret_cast<void*>(nb::cast<uintptr_t>(lentWorkspace.attr("data_ptr")()));
     }
     if (onGpu) {
-        useTorchStream(handle);
+        handle.followTorchStream();
     }
     const hipdnnHandle_t raw = handle.get();
     fe::Error error;

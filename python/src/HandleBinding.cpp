@@ -134,6 +134,38 @@ void Handle::close() {
     }
 }
 
+void Handle::setStream(uintptr_t stream) {
+    if (stream_ != stream) {
+        throwIfBad(hipdnnSetStream(get(), reinterpret_cast<hipdnnStream_t>(stream)), "hipdnnSetStream");
+        stream_ = stream;
+    }
+}
+
+void Handle::followTorchStream() {
+    if (!torchLookedUp_) {
+        torchLookedUp_ = true;
+        nb::object torch;
+        try {
+            torch = nb::module_::import_("torch");
+        } catch (const nb::python_error&) {
+            return;
+        }
+        // The raw form (what torch.compile's generated code calls) skips building a
+        // torch.cuda.Stream per call; older torch has only the public one.
+        nb::object cudaModule = torch.attr("_C");
+        if (nb::hasattr(cudaModule, "_cuda_getCurrentRawStream")) {
+            torchCurrentStream_ = cudaModule.attr("_cuda_getCurrentRawStream");
+        } else {
+            nb::object currentStream = torch.attr("cuda").attr("current_stream");
+            torchCurrentStream_ = nb::cpp_function(
+                [currentStream](int ordinal) { return currentStream(ordinal).attr("cuda_stream"); });
+        }
+    }
+    if (torchCurrentStream_.is_valid()) {
+        setStream(nb::cast<uintptr_t>(torchCurrentStream_(device_.ordinal)));
+    }
+}
+
 void bindHandle(nb::module_& module) {
     nb::class_<Handle>(module, "Handle")
         .def(nb::init<const std::optional<std::string>&>(), nb::arg("device") = nb::none(),
@@ -147,11 +179,7 @@ void bindHandle(nb::module_& module) {
         .def("__exit__", [](Handle& handle, nb::args) { handle.close(); })
         .def("plugin_paths", &loadedPluginPaths, "Paths of the engine plugins this handle loaded.")
         .def(
-            "set_stream",
-            [](const Handle& handle, uintptr_t stream) {
-                throwIfBad(hipdnnSetStream(handle.get(), reinterpret_cast<hipdnnStream_t>(stream)),
-                           "hipdnnSetStream");
-            },
+            "set_stream", [](Handle& handle, uintptr_t stream) { handle.setStream(stream); },
             nb::arg("stream"),
             "The cudaStream_t (as an integer) GPU plans run on when torch does not give one; CPU "
             "handles ignore it.")

@@ -26,6 +26,26 @@ def test_cpu_torch_tensors_are_used_in_place(handle):
     torch.testing.assert_close(c, a @ b, rtol=1e-5, atol=1e-5)
 
 
+def test_cpu_torch_tensors_that_require_grad_are_read(handle):
+    # Tensor.__dlpack__ refuses them; execute reads their data as cudnn-frontend's data_ptr() does.
+    g, A, B, C = matmul_graph(torch.float32)
+    g.build(handle)
+    a, b = torch.randn(2, 8, 16, requires_grad=True), torch.randn(2, 16, 4)
+    c = torch.zeros(2, 8, 4)
+    g.execute({A: a, B: b, C: c})
+    torch.testing.assert_close(c, a.detach() @ b, rtol=1e-5, atol=1e-5)
+
+
+def test_a_lazily_negated_torch_view_is_refused(handle):
+    # Its memory holds the values before negation: reading it through DLPack would be silently wrong.
+    g, A, B, C = matmul_graph(torch.float32)
+    g.build(handle)
+    negated = torch.randn(2, 8, 16)._neg_view()
+    assert negated.is_neg()
+    with pytest.raises(hipdnn.Error, match="negative bit set"):
+        g.execute({A: negated, B: torch.randn(2, 16, 4), C: torch.zeros(2, 8, 4)})
+
+
 def test_cpu_handle_refuses_a_cuda_tensor(handle):
     if not torch.cuda.is_available():
         pytest.skip("no CUDA device visible to torch")

@@ -91,23 +91,31 @@ tail -3 "$out/python_build.log"
 [ "$status" = 0 ] || exit 1
 export PYTHONPATH=$stage
 
-# From outside the source tree, so that the staged package is the one imported.
-(cd "$root/python/tests" && timeout 500 "$python" -m pytest -v -rs --junitxml="$out/pytest_gpu.xml" . \
-    > "$out/pytest_gpu.log" 2>&1)
-echo "pytest exit $?" >> "$out/pytest_gpu.log"
-tail -3 "$out/pytest_gpu.log"
+# From outside the source tree, so that the staged package is the one imported
+# (HIPDNN_GPU_PYTEST=0 skips the suite, for a run of the benchmarks alone).
+if [ "${HIPDNN_GPU_PYTEST:-1}" = 1 ]; then
+    (cd "$root/python/tests" && timeout 500 "$python" -m pytest -v -rs --junitxml="$out/pytest_gpu.xml" . \
+        > "$out/pytest_gpu.log" 2>&1)
+    echo "pytest exit $?" >> "$out/pytest_gpu.log"
+    tail -3 "$out/pytest_gpu.log"
+fi
 
-# Execute overhead: Python on a GPU handle, then Python and (where the build has it) the C++
-# frontend on a CPU handle with the CPU reference plugin alone, as measured in docs/Python.md.
+# Execute overhead, Python against the C++ frontend on the same graph and engine, in alternated
+# pairs (HIPDNN_GPU_OVERHEAD_PAIRS, default 4): on a GPU handle (the default plugins: both run
+# CUDA_POINTWISE_ENGINE) and on a CPU handle with the CPU reference plugin alone, as measured in
+# docs/Python.md.
 reference_only=$(mktemp -d)
 cp "$build/lib/hipdnn_plugins/engines/libcpu_reference.so" "$reference_only/"
+cpp_bench=$build/bin/hipdnn_bench_frontend_execute
 {
-    "$python" "$root/python/bench/execute_overhead.py" --device gpu
-    HIPDNN_PLUGIN_DIR=$reference_only "$python" "$root/python/bench/execute_overhead.py" --device cpu
-    if [ -x "$build/bin/hipdnn_bench_frontend_execute" ]; then
-        HIPDNN_PLUGIN_DIR=$reference_only "$build/bin/hipdnn_bench_frontend_execute"
-    fi
+    for pair in $(seq "${HIPDNN_GPU_OVERHEAD_PAIRS:-4}"); do
+        echo "# pair $pair"
+        timeout 60 "$python" "$root/python/bench/execute_overhead.py" --device gpu
+        [ -x "$cpp_bench" ] && timeout 60 "$cpp_bench" --benchmark_filter=gpu
+        HIPDNN_PLUGIN_DIR=$reference_only timeout 60 "$python" "$root/python/bench/execute_overhead.py" --device cpu
+        [ -x "$cpp_bench" ] && HIPDNN_PLUGIN_DIR=$reference_only timeout 60 "$cpp_bench" --benchmark_filter=cpu
+    done
 } > "$out/bench_execute_overhead.log" 2>&1
 rm -rf "$reference_only"
-grep -E "BENCH|BM_ExecuteAdd.*median" "$out/bench_execute_overhead.log"
+grep -E "^# pair|BENCH|BM_ExecuteAdd.*median" "$out/bench_execute_overhead.log"
 exit 0

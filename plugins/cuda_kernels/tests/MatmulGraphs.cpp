@@ -137,4 +137,111 @@ hipdnn_test_sdk::GraphBuilder matmulGraph(const MatmulCase& matmul) {
     return graph;
 }
 
+std::vector<MatmulCase> matmulSmokeCases(fb::DataType type) {
+    const MatmulCase odd{.type = type, .m = 37, .k = 129, .n = 65};
+    std::vector<MatmulCase> cases;
+    const auto add = [&](auto&& change) {
+        MatmulCase matmul = odd;
+        change(matmul);
+        cases.push_back(matmul);
+    };
+    add([](MatmulCase&) {});
+    add([](MatmulCase& m) { m.batch = {2, 3}; });
+    add([](MatmulCase& m) {
+        m.batch = {2, 3};
+        m.bBatch = {1, 1};
+    });
+    add([](MatmulCase& m) {
+        m.batch = {4};
+        m.aBatch = {1};
+        m.columnMajorA = true;
+    });
+    add([](MatmulCase& m) { m.columnMajorA = true; });
+    add([](MatmulCase& m) { m.columnMajorB = true; });
+    add([](MatmulCase& m) {
+        m.columnMajorA = true;
+        m.columnMajorB = true;
+    });
+    add([](MatmulCase& m) { m.columnMajorOutput = true; });
+    add([](MatmulCase& m) { m.epilogue = MatmulEpilogue::Bias; });
+    add([](MatmulCase& m) {
+        m.batch = {3};
+        m.epilogue = MatmulEpilogue::BiasRelu;
+    });
+    add([](MatmulCase& m) {
+        m.columnMajorB = true;
+        m.epilogue = MatmulEpilogue::BiasGelu;
+    });
+    add([](MatmulCase& m) { m.epilogue = MatmulEpilogue::Relu; });
+    add([](MatmulCase& m) {
+        m.columnMajorOutput = true;
+        m.biasAlongN = true;
+        m.epilogue = MatmulEpilogue::BiasRelu;
+    });
+    if (type != fb::DataType::FLOAT) {
+        add([](MatmulCase& m) {
+            m.outputType = fb::DataType::FLOAT;
+            m.epilogue = MatmulEpilogue::BiasGelu;
+        });
+    }
+    return cases;
+}
+
+std::vector<MatmulCase> matmulFullCases() {
+    std::vector<MatmulCase> cases(5);
+    cases[0] = {
+        .type = fb::DataType::FLOAT, .m = 512, .k = 1024, .n = 768, .epilogue = MatmulEpilogue::BiasRelu};
+    cases[1] = {
+        .type = fb::DataType::HALF, .m = 1024, .k = 1024, .n = 1024, .epilogue = MatmulEpilogue::BiasGelu};
+    cases[2] = {.type = fb::DataType::BFLOAT16,
+                .m = 768,
+                .k = 2048,
+                .n = 512,
+                .columnMajorB = true,
+                .epilogue = MatmulEpilogue::Bias};
+    cases[3] = {.type = fb::DataType::HALF,
+                .m = 128,
+                .k = 256,
+                .n = 192,
+                .batch = {4, 4},
+                .bBatch = {1, 1},
+                .epilogue = MatmulEpilogue::BiasGelu};
+    cases[4] = {.type = fb::DataType::BFLOAT16,
+                .outputType = fb::DataType::FLOAT,
+                .m = 255,
+                .k = 1000,
+                .n = 129,
+                .batch = {6},
+                .columnMajorA = true};
+    return cases;
+}
+
+MatmulCase randomMatmulCase(std::mt19937& random) {
+    const auto pick = [&](int64_t low, int64_t high) {
+        return std::uniform_int_distribution<int64_t>(low, high)(random);
+    };
+    const fb::DataType types[] = {fb::DataType::FLOAT, fb::DataType::HALF, fb::DataType::BFLOAT16};
+    MatmulCase matmul{.type = types[pick(0, 2)], .m = pick(1, 160), .k = pick(1, 300), .n = pick(1, 160)};
+    for (int64_t dims = pick(0, 2); dims > 0; --dims) {
+        matmul.batch.push_back(pick(1, 3));
+    }
+    // One operand may broadcast over every batch dim.
+    const int64_t broadcast = matmul.batch.empty() ? 0 : pick(0, 2);
+    if (broadcast == 1) {
+        matmul.aBatch.assign(matmul.batch.size(), 1);
+    } else if (broadcast == 2) {
+        matmul.bBatch.assign(matmul.batch.size(), 1);
+    }
+    matmul.columnMajorA = pick(0, 1) == 1;
+    matmul.columnMajorB = pick(0, 1) == 1;
+    matmul.epilogue = static_cast<MatmulEpilogue>(pick(0, 4));
+    const bool bias = matmul.epilogue == MatmulEpilogue::Bias ||
+                      matmul.epilogue == MatmulEpilogue::BiasRelu ||
+                      matmul.epilogue == MatmulEpilogue::BiasGelu;
+    // A bias along N needs the column-major output; along M the row-major one.
+    matmul.biasAlongN = bias && pick(0, 1) == 1;
+    matmul.columnMajorOutput = bias ? matmul.biasAlongN : pick(0, 1) == 1;
+    return matmul;
+}
+
 }  // namespace cuda_kernels_test

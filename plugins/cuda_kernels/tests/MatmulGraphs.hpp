@@ -7,6 +7,7 @@
 #include <hipdnn_test_sdk/GraphBuilder.hpp>
 
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -43,5 +44,16 @@ hipdnn_test_sdk::GraphBuilder matmulGraph(const MatmulCase& matmul);
 
 /// The uid of the graph's output.
 int64_t matmulOutputUid(const MatmulCase& matmul);
+
+/// 37 x 129 x 65 in `type`: plain, batched, broadcast A or B, transposed A, B or both, a
+/// column-major output, each epilogue, a bias along N, an fp32 output of fp16 / bf16 inputs.
+std::vector<MatmulCase> matmulSmokeCases(fb::DataType type);
+
+/// Large problems: up to 1024 x 1024 x 1024, batched with a broadcast operand.
+std::vector<MatmulCase> matmulFullCases();
+
+/// A random type, shape (M and N up to 160, K up to 300), batch (up to two dims, one operand may
+/// broadcast), layouts and epilogue, within what CUBLASLT_ENGINE runs.
+MatmulCase randomMatmulCase(std::mt19937& random);
 
 }  // namespace cuda_kernels_test

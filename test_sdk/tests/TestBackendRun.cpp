@@ -1,6 +1,7 @@
 // BackendRun.hpp against the fake plugins of tests/test_plugins (real .so files on a CPU
-// handle): plans from the heuristics and by engine id, one variant pack executed many times, the
-// workspace asked for only when the plan needs one, and the text of each kind of failure.
+// handle): plans from the heuristics and by engine id (with knob choices), one variant pack
+// executed many times, the workspace asked for only when the plan needs one, and the text of each
+// kind of failure.
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 #include <hipdnn_test_sdk/BackendRun.hpp>
 #include <hipdnn_test_sdk/GraphBuilder.hpp>
@@ -100,6 +101,15 @@ TEST(BackendRun, TheWorkspaceIsAskedForOnceWithThePlansSize) {
     });
     EXPECT_EQ(requests, std::vector<size_t>{32});
     EXPECT_EQ(y, (std::array<float, 4>{0, 2, 0, 4}));
+}
+
+TEST(BackendRun, APlanByEngineIdTakesIntKnobChoices) {
+    // fake.tile.size tiles of 4 bytes of workspace (default 8).
+    const BackendHandle handle = handleWith(FAKE_KNOBS_PLUGIN);
+    const BackendGraph graph(handle.get(), pointwiseGraph(fb::PointwiseMode::RELU_FWD));
+    EXPECT_EQ(BackendPlan(graph, engineNameToId("FAKE_KNOB_ENGINE")).workspaceSize(), 32);
+    EXPECT_EQ(BackendPlan(graph, engineNameToId("FAKE_KNOB_ENGINE"), {{"fake.tile.size", 3}}).workspaceSize(),
+              12);
 }
 
 TEST(BackendRun, AFailedCallNamesTheCallAndCarriesTheBackendsMessage) {

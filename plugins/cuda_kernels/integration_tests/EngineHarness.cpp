@@ -138,9 +138,19 @@ void expectMatchesReference(const GraphBuilder& builder, const RunOptions& optio
         devicePointers[uid] = start;
     }
     const std::string engine(hipdnn_data_sdk::utilities::getEngineNameFromId(options.engineId));
+    std::optional<hipdnn_test_sdk::BackendPlan> planned;
     try {
-        const hipdnn_test_sdk::BackendPlan plan(hipdnn_test_sdk::BackendGraph(backend.gpu->get(), bytes),
-                                                options.engineId);
+        planned.emplace(hipdnn_test_sdk::BackendGraph(backend.gpu->get(), bytes), options.engineId,
+                        options.knobs);
+    } catch (const hipdnn_test_sdk::BackendError& error) {
+        if (options.planError != nullptr) {
+            *options.planError = error.what();
+            return;
+        }
+        FAIL() << engine << ": " << error.what();
+    }
+    try {
+        const hipdnn_test_sdk::BackendPlan& plan = *planned;
         // NaN-filled (a workspace read before it is written cannot pass), with a guard after it
         // that must stay untouched.
         const auto workspaceBytes = static_cast<size_t>(plan.workspaceSize());
@@ -168,7 +178,8 @@ void expectMatchesReference(const GraphBuilder& builder, const RunOptions& optio
         const HostTensor& want = reference.at(uid);
         const HostTensor& got = actual.at(uid);
         const auto tolerance =
-            options.reductionTerms > 0
+            options.bounds ? *options.bounds
+            : options.reductionTerms > 0
                 ? hipdnn_test_sdk::reductionTolerance(options.tolerance, want.type, fb::DataType::FLOAT,
                                                       options.reductionTerms, 1.0)
                 : hipdnn_test_sdk::fixedTolerance(options.tolerance, want.type);

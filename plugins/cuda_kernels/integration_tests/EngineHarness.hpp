@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <string>
 #include <utility>
 
 namespace cuda_kernels_integration {
@@ -28,6 +30,12 @@ struct RunOptions {
     /// Terms of the longest reduction behind an output (a norm's row or channel); > 0 widens the
     /// tolerance for it (reductionTolerance), 0 keeps the fixed one.
     int64_t reductionTerms = 0;
+    /// Replaces the tolerance `tolerance` and `reductionTerms` give, where set.
+    std::optional<hipdnn_test_sdk::Tolerance> bounds;
+    /// Knob settings of the engine configuration (knob id -> value); the others keep their defaults.
+    std::map<std::string, int64_t> knobs;
+    /// Where set, a failure to build the plan is stored here (and nothing runs) instead of failing.
+    std::string* planError = nullptr;
 };
 
 /// The kernel cache directory of this process: a fresh temporary directory, set as

@@ -1,5 +1,6 @@
 // Entry point of the cuda_kernels plugin: its engines and the generated plugin API.
 #include "CudaKernelsHandle.hpp"
+#include "matmul/CublasLtEngine.hpp"
 #include "norm/NormEngine.hpp"
 #include "pointwise/PointwiseEngine.hpp"
 
@@ -16,6 +17,7 @@ struct CudaKernelsPluginContainer {
             hipdnn_plugin_sdk::EngineManager<Handle> engines;
             engines.addEngine(std::make_unique<PointwiseEngine>());
             engines.addEngine(std::make_unique<NormEngine>());
+            engines.addEngine(std::make_unique<CublasLtEngine>());
             return engines;
         }();
         return manager;

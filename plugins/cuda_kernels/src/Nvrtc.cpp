@@ -1,8 +1,8 @@
 #include "Nvrtc.hpp"
 
-#include <nvrtc.h>
+#include "DynamicLibrary.hpp"
 
-#include <dlfcn.h>
+#include <nvrtc.h>
 
 #include <algorithm>
 
@@ -25,11 +25,12 @@ struct Nvrtc::Functions {
 
 namespace {
 
+constexpr const char* kUnavailable = "NVRTC is not available: ";
+
 template <class F>
 bool resolve(void* library, const char* libraryName, const char* name, F& function, std::string& reason) {
-    function = reinterpret_cast<F>(dlsym(library, name));
-    if (function == nullptr) {
-        reason = std::string("NVRTC is not available: ") + libraryName + " lacks " + name;
+    if (!resolveFunction(library, libraryName, name, function, reason)) {
+        reason = kUnavailable + reason;
         return false;
     }
     return true;
@@ -64,11 +65,9 @@ Nvrtc::~Nvrtc() {
 }
 
 std::unique_ptr<Nvrtc> Nvrtc::load(const char* libraryName, std::string& reason) {
-    void* library = dlopen(libraryName, RTLD_NOW | RTLD_LOCAL);
+    void* library = openLibrary(libraryName, reason);
     if (library == nullptr) {
-        const char* error = dlerror();
-        reason = std::string("NVRTC is not available: dlopen(\"") + libraryName +
-                 "\") failed: " + (error != nullptr ? error : "unknown error");
+        reason = kUnavailable + reason;
         return nullptr;
     }
     auto functions = std::make_unique<Functions>();

@@ -45,9 +45,10 @@ TEST_F(CudaKernelsPluginLibrary, ReportsItsNameEnginesAndDevice) {
     ASSERT_EQ(symbol<decltype(&hipdnnEnginePluginGetAllEngineIds)>("hipdnnEnginePluginGetAllEngineIds")(
                   ids, 4, &count),
               HIPDNN_PLUGIN_STATUS_SUCCESS);
-    ASSERT_EQ(count, 2U);
+    ASSERT_EQ(count, 3U);
     EXPECT_EQ(ids[0], hipdnn_data_sdk::utilities::CUDA_POINTWISE_ENGINE_ID);
     EXPECT_EQ(ids[1], hipdnn_data_sdk::utilities::CUDA_NORM_ENGINE_ID);
+    EXPECT_EQ(ids[2], hipdnn_data_sdk::utilities::CUBLASLT_ENGINE_ID);
     hipdnnDeviceType_ext_t device = HIPDNN_DEVICE_TYPE_CPU_EXT;
     ASSERT_EQ(symbol<decltype(&hipdnnEnginePluginGetDeviceType_ext)>("hipdnnEnginePluginGetDeviceType_ext")(
                   &device),

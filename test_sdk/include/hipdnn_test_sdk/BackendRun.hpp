@@ -248,8 +248,11 @@ public:
     }
 
     /// Engine `engineId` on `graph`, heuristics bypassed: an ENGINE (graph, global index), an
-    /// ENGINECFG with default knobs, then the plan.
-    BackendPlan(const BackendGraph& graph, int64_t engineId) : _handle(graph.handle()) {
+    /// ENGINECFG with one KNOB_CHOICE per entry of `intKnobs` (knob id -> value; other knobs keep
+    /// their defaults), then the plan.
+    BackendPlan(const BackendGraph& graph, int64_t engineId,
+                const std::map<std::string, int64_t>& intKnobs = {})
+        : _handle(graph.handle()) {
         backend_run_detail::Descriptor engine(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, "create ENGINE");
         engine.set(HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, graph.descriptor(),
                    "set ENGINE_OPERATION_GRAPH");
@@ -258,6 +261,26 @@ public:
         backend_run_detail::Descriptor config(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, "create ENGINECFG");
         config.set(HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, engine.get(),
                    "set ENGINECFG_ENGINE");
+        std::vector<backend_run_detail::Descriptor> choices;
+        std::vector<hipdnnBackendDescriptor_t> handles;
+        for (const auto& [id, value] : intKnobs) {
+            backend_run_detail::Descriptor& choice =
+                choices.emplace_back(HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, "create KNOB_CHOICE");
+            checkBackend(
+                hipdnnBackendSetAttribute(choice.get(), HIPDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, HIPDNN_TYPE_CHAR,
+                                          static_cast<int64_t>(id.size()), id.data()),
+                "set KNOB_CHOICE_KNOB_TYPE");
+            choice.set(HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, HIPDNN_TYPE_INT64, value,
+                       "set KNOB_CHOICE_KNOB_VALUE");
+            choice.finalize("finalize KNOB_CHOICE");
+            handles.push_back(choice.get());
+        }
+        if (!handles.empty()) {
+            checkBackend(hipdnnBackendSetAttribute(config.get(), HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES,
+                                                   HIPDNN_TYPE_BACKEND_DESCRIPTOR,
+                                                   static_cast<int64_t>(handles.size()), handles.data()),
+                         "set ENGINECFG_KNOB_CHOICES");
+        }
         config.finalize("finalize ENGINECFG");
         plan(config);
     }

@@ -1,0 +1,69 @@
+#include "CublasLt.hpp"
+
+#include "../DynamicLibrary.hpp"
+
+namespace hipdnn_cuda_kernels {
+
+namespace {
+
+constexpr const char* kUnavailable = "cuBLASLt is not available: ";
+
+struct LoadOutcome {
+    std::unique_ptr<CublasLt> library;
+    std::string reason;
+};
+
+}  // namespace
+
+CublasLt::~CublasLt() {
+    dlclose(_library);
+}
+
+std::unique_ptr<CublasLt> CublasLt::load(const char* libraryName, std::string& reason) {
+    void* library = openLibrary(libraryName, reason);
+    if (library == nullptr) {
+        reason = kUnavailable + reason;
+        return nullptr;
+    }
+    Functions f;
+    const auto resolve = [&](const char* name, auto& function) {
+        return resolveFunction(library, libraryName, name, function, reason);
+    };
+    if (!resolve("cublasLtGetVersion", f.getVersion) ||
+        !resolve("cublasLtGetStatusString", f.getStatusString) || !resolve("cublasLtCreate", f.create) ||
+        !resolve("cublasLtDestroy", f.destroy) || !resolve("cublasLtMatmulDescCreate", f.matmulDescCreate) ||
+        !resolve("cublasLtMatmulDescDestroy", f.matmulDescDestroy) ||
+        !resolve("cublasLtMatmulDescSetAttribute", f.matmulDescSetAttribute) ||
+        !resolve("cublasLtMatrixLayoutCreate", f.matrixLayoutCreate) ||
+        !resolve("cublasLtMatrixLayoutDestroy", f.matrixLayoutDestroy) ||
+        !resolve("cublasLtMatrixLayoutSetAttribute", f.matrixLayoutSetAttribute) ||
+        !resolve("cublasLtMatmulPreferenceCreate", f.matmulPreferenceCreate) ||
+        !resolve("cublasLtMatmulPreferenceDestroy", f.matmulPreferenceDestroy) ||
+        !resolve("cublasLtMatmulPreferenceSetAttribute", f.matmulPreferenceSetAttribute) ||
+        !resolve("cublasLtMatmulAlgoGetHeuristic", f.matmulAlgoGetHeuristic) ||
+        !resolve("cublasLtMatmul", f.matmul)) {
+        reason = kUnavailable + reason;
+        dlclose(library);
+        return nullptr;
+    }
+    return std::unique_ptr<CublasLt>(new CublasLt(library, f));
+}
+
+const CublasLt* CublasLt::instance(std::string& reason) {
+    static const LoadOutcome outcome = [] {
+        LoadOutcome loaded;
+        loaded.library = load(kCublasLtLibraryName, loaded.reason);
+        if (loaded.library == nullptr) {
+            std::string fallbackReason;
+            loaded.library = load(kCublasLtFallbackLibraryName, fallbackReason);
+            loaded.reason += "; " + fallbackReason;
+        }
+        return loaded;
+    }();
+    if (outcome.library == nullptr) {
+        reason = outcome.reason;
+    }
+    return outcome.library.get();
+}
+
+}  // namespace hipdnn_cuda_kernels

@@ -165,27 +165,27 @@ std::vector<int64_t> convolutionShapedTensors(TranslationContext& context,
 // - --first 25719: a channels-first convolution of one output channel whose max epilogue wrote a
 //   y with C innermost returned wrong values: cuDNN infers each tensor's layout from the order of
 //   its strides, and a size-1 dim's stride is otherwise arbitrary, so the extent-1 dims of every
-//   such tensor get the strides of the settled order, as PyTorch describes them.
+//   such tensor get the strides of the settled order, as PyTorch describes them;
+// - --first 34039: a convolution whose tensors all have one channel, stored channels-last (x, y)
+//   and channels-first (w), hit an illegal address: with nothing to settle the order, all its
+//   tensors are described channels-first, as PyTorch describes contiguous ones.
 void requireOneChannelOrder(TranslationContext& context, std::initializer_list<ConvTensor> tensors) {
-    const auto seen = settleChannelOrder(context, tensors);
-    if (!seen) {
-        return;
-    }
+    const auto seen = settleChannelOrder(context, tensors).value_or(std::pair{ChannelOrder::First, "x"});
     const std::vector<int64_t> shaped = convolutionShapedTensors(context, tensors);
     for (const int64_t uid : shaped) {
         const TensorSpec& spec = context.tensorSpec(uid);
         const auto order = channelOrder(spec, false);
         const bool convolutionTensor = std::any_of(
             tensors.begin(), tensors.end(), [uid](const ConvTensor& tensor) { return tensor.uid == uid; });
-        if (!convolutionTensor && !spec.isVirtual && order && *order != seen->first) {
+        if (!convolutionTensor && !spec.isVirtual && order && *order != seen.first) {
             context.fail(
                 "tensor '" + spec.name + "' (uid " + std::to_string(uid) + ") is " + orderName(*order) +
-                " but the convolution's " + seen->second + " is " + orderName(seen->first) +
+                " but the convolution's " + seen.second + " is " + orderName(seen.first) +
                 ": cuDNN's fused convolutions need one channel order for the tensors of their shape");
         }
     }
     for (const int64_t uid : shaped) {
-        context.restrideUnitDims(uid, innerToOuter(seen->first, context.tensorSpec(uid).dims.size()));
+        context.restrideUnitDims(uid, innerToOuter(seen.first, context.tensorSpec(uid).dims.size()));
     }
 }
 

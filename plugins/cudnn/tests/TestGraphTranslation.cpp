@@ -306,6 +306,24 @@ TEST(CudnnGraphTranslation, OneChannelEpilogueTensorsTakeTheConvolutionsChannelO
     }
 }
 
+TEST(CudnnGraphTranslation, ConvolutionsOfOneChannelThroughoutAreDescribedChannelsFirst) {
+    // --first 34039 of seed 1: x and y stored channels-last, w channels-first, every C and K 1: an
+    // illegal address in cuDNN. Nothing settles the order, so all are described channels-first.
+    GraphBuilder builder("one_channel_throughout");
+    builder.addTensor(1, "w", DataType::FLOAT, {1, 1, 2}, {2, 2, 1})
+        .addTensor(2, "x", DataType::FLOAT, {2, 1, 3}, {3, 1, 1})
+        .addTensor(3, "conv_out", DataType::FLOAT, {2, 1, 2}, {2, 1, 1}, true)
+        .addTensor(4, "residual", DataType::FLOAT, {2, 1, 2}, {2, 1, 1})
+        .addTensor(5, "y", DataType::FLOAT, {2, 1, 2}, {2, 1, 1})
+        .addConvFprop("conv", 2, 1, 3, {{1}, {1}, {2}, {1}})
+        .addPointwise("add", fb::PointwiseMode::ADD, 3, 4, 5);
+    const auto spec = translate(builder);
+    EXPECT_EQ(spec.tensors.at(2).strides, (std::vector<int64_t>{3, 3, 1}));
+    for (const int64_t uid : {1, 3, 4, 5}) {
+        EXPECT_EQ(spec.tensors.at(uid).strides, (std::vector<int64_t>{2, 2, 1})) << "uid " << uid;
+    }
+}
+
 TEST(CudnnGraphTranslation, EpilogueTensorsOfAnotherChannelOrderAreDeclined) {
     // --first 31135 of seed 1: a channels-last convolution + bias + max with a channels-first
     // residual, 107 of 192 values wrong.

@@ -56,8 +56,8 @@ def test_cpu_handle_refuses_a_cuda_tensor(handle):
 
 
 @needs_cuda
-# fp16 and bf16: fp32 matmuls are declined on the GPU (cuDNN computes them in TF32).
-@pytest.mark.parametrize("data_type", [torch.float16, torch.bfloat16])
+# fp32 is strict on the GPU (CUBLASLT_ENGINE without TF32): it must match to fp32 rounding.
+@pytest.mark.parametrize("data_type", [torch.float32, torch.float16, torch.bfloat16])
 def test_gpu_matmul_on_torch_current_stream(data_type):
     gpu = hipdnn.Handle("gpu")
     g, A, B, C = matmul_graph(data_type)
@@ -69,8 +69,9 @@ def test_gpu_matmul_on_torch_current_stream(data_type):
     with torch.cuda.stream(stream):
         g.execute({A: a, B: b, C: c}, handle=gpu)
     stream.synchronize()
-    tolerance = 1e-2 if data_type == torch.float16 else 4e-2
-    torch.testing.assert_close(c.float(), (a.float() @ b.float()), rtol=tolerance, atol=tolerance)
+    tolerance = {torch.float32: 1e-5, torch.float16: 1e-2, torch.bfloat16: 4e-2}[data_type]
+    expected = (a.double() @ b.double()).float()
+    torch.testing.assert_close(c.float(), expected, rtol=tolerance, atol=tolerance)
 
 
 @needs_cuda

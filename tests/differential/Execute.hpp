@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,11 @@ HostTensors executeOnHost(const hipdnn_test_sdk::BackendPlan& plan, const std::v
 
 /// True when this build can place buffers on a CUDA device.
 bool gpuExecutionBuilt();
+
+/// The CUDA error that survives being cleared, or nullopt while the device still works: an
+/// illegal address poisons the process's CUDA context, and every later CUDA call fails with it.
+/// Always nullopt without CUDA in the build.
+std::optional<std::string> stickyGpuError();
 
 /// Device buffers (DeviceBuffer of the test SDK); throws when gpuExecutionBuilt() is false.
 HostTensors executeOnGpu(const hipdnn_test_sdk::BackendPlan& plan, const std::vector<TensorSpec>& inputs,

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #ifdef HIPDNN_DIFFERENTIAL_HAVE_CUDA
+#include <cuda_runtime_api.h>
 #include <hipdnn_test_sdk/DeviceTensor.hpp>
 #endif
 
@@ -13,6 +14,18 @@ namespace hipdnn_differential {
 
 bool gpuExecutionBuilt() {
     return true;
+}
+
+std::optional<std::string> stickyGpuError() {
+    if (cudaDeviceSynchronize() == cudaSuccess) {
+        return std::nullopt;
+    }
+    (void)cudaGetLastError();
+    const cudaError_t again = cudaDeviceSynchronize();
+    if (again == cudaSuccess) {
+        return std::nullopt;
+    }
+    return std::string(cudaGetErrorName(again)) + " (" + cudaGetErrorString(again) + ")";
 }
 
 HostTensors executeOnGpu(const hipdnn_test_sdk::BackendPlan& plan, const std::vector<TensorSpec>& inputs,
@@ -46,6 +59,10 @@ HostTensors executeOnGpu(const hipdnn_test_sdk::BackendPlan& plan, const std::ve
 
 bool gpuExecutionBuilt() {
     return false;
+}
+
+std::optional<std::string> stickyGpuError() {
+    return std::nullopt;
 }
 
 HostTensors executeOnGpu(const hipdnn_test_sdk::BackendPlan&, const std::vector<TensorSpec>&,

@@ -142,7 +142,12 @@ int main(int argc, char** argv) {
             const std::string reproduce = "hipdnn_differential_fuzzer --device " + std::string(deviceName) +
                                           " --seed " + std::to_string(options.seed) + " --first " +
                                           std::to_string(index) + " --graphs 1";
-            runner.run(problem, random, reproduce, statistics);
+            try {
+                runner.run(problem, random, reproduce, statistics);
+            } catch (const GpuContextLost& lost) {
+                std::cout << "ABORTED: " << lost.what() << "\n";
+                break;
+            }
         }
         std::cout << summary(statistics, options, elapsed()) << "\n";
         return statistics.refused + statistics.disagreements + statistics.failures == 0 ? 0 : 1;

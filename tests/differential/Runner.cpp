@@ -204,6 +204,11 @@ void Runner::run(const Problem& problem, Random& random, const std::string& repr
             ++statistics.failures;
             printReproducer("FAILURE", name + " accepted the graph and then failed: " + error.what(), problem,
                             bytes, reproduce);
+            if (const auto sticky = _gpu ? stickyGpuError() : std::nullopt) {
+                throw GpuContextLost(name + " left the CUDA context unusable (" + *sticky +
+                                     "); no later graph of this process can run: " + reproduce +
+                                     " replays it, --first with the next index goes on");
+            }
             continue;
         }
         for (const TensorSpec& tensor : tensors.outputs) {

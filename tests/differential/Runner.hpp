@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 namespace hipdnn_differential {
@@ -27,6 +28,13 @@ struct Statistics {
 };
 
 enum class Device { Cpu, Gpu };
+
+/// Thrown by Runner::run when an engine's failure left the process's CUDA context unusable: no
+/// later graph of the process can run, so the run stops instead of failing each of them.
+class GpuContextLost : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
 
 class Runner {
 public:

@@ -23,6 +23,27 @@ void addY(hipdnn_test_sdk::GraphBuilder& builder, fb::DataType type, const std::
     }
 }
 
+std::vector<int64_t> packedStrides(const std::vector<int64_t>& dims, bool channelsLast) {
+    static const TensorLayout* const kFirst[] = {&TensorLayout::NCL, &TensorLayout::NCHW,
+                                                 &TensorLayout::NCDHW};
+    static const TensorLayout* const kLast[] = {&TensorLayout::NLC, &TensorLayout::NHWC,
+                                                &TensorLayout::NDHWC};
+    const size_t spatial = dims.size() - 3;
+    return hipdnn_data_sdk::utilities::generatePackedStrides(
+        dims, (channelsLast ? kLast : kFirst)[spatial]->strideOrder);
+}
+
+std::string dimsText(const std::vector<int64_t>& values) {
+    std::string text;
+    for (size_t i = 0; i < values.size(); ++i) {
+        if (i > 0) {
+            text += 'x';
+        }
+        text += std::to_string(values[i]);
+    }
+    return text;
+}
+
 void addEpilogue(hipdnn_test_sdk::GraphBuilder& builder, fb::DataType type, const std::vector<int64_t>& dims,
                  const std::vector<int64_t>& strides, Epilogue epilogue) {
     switch (epilogue) {
@@ -178,6 +199,41 @@ hipdnn_test_sdk::GraphBuilder batchnormGraph(BatchnormMode mode, fb::DataType ty
             break;
     }
     addEpilogue(builder, type, dims, strides, epilogue);
+    return builder;
+}
+
+std::vector<int64_t> PoolingShape::yDims() const {
+    std::vector<int64_t> dims = {xDims[0], xDims[1]};
+    for (size_t d = 0; d + 2 < xDims.size(); ++d) {
+        dims.push_back(hipdnn_data_sdk::utilities::SlidingWindow{xDims[d + 2], window[d], prePadding[d],
+                                                                 postPadding[d], stride[d]}
+                           .outputLength()
+                           .value_or(0));
+    }
+    return dims;
+}
+
+std::string PoolingShape::name() const {
+    return std::string(fb::EnumNameResampleMode(mode)) + "_" + dimsText(xDims) + "_w" + dimsText(window) +
+           "_s" + dimsText(stride) + "_p" + dimsText(prePadding) + "_" + dimsText(postPadding) +
+           (channelsLast ? "_nhwc" : "_nchw");
+}
+
+hipdnn_test_sdk::GraphBuilder poolingGraph(fb::DataType type, const PoolingShape& shape, Epilogue epilogue) {
+    hipdnn_test_sdk::GraphBuilder builder("pooling");
+    const std::vector<int64_t> yDims = shape.yDims();
+    const std::vector<int64_t> yStrides = packedStrides(yDims, shape.channelsLast);
+    builder.addTensor(1, "x", type, shape.xDims, packedStrides(shape.xDims, shape.channelsLast));
+    addY(builder, type, yDims, yStrides, epilogue);
+    hipdnn_test_sdk::PoolingGeometry geometry;
+    geometry.mode = shape.mode;
+    geometry.paddingMode = shape.padding;
+    geometry.window = shape.window;
+    geometry.stride = shape.stride;
+    geometry.prePadding = shape.prePadding;
+    geometry.postPadding = shape.postPadding;
+    builder.addResample("pool", 1, kY, geometry);
+    addEpilogue(builder, type, yDims, yStrides, epilogue);
     return builder;
 }
 

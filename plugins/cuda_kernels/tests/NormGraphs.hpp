@@ -32,4 +32,26 @@ hipdnn_test_sdk::GraphBuilder batchnormGraph(BatchnormMode mode, fb::DataType ty
                                              const std::vector<int64_t>& dims, bool channelsLast,
                                              Epilogue epilogue = Epilogue::None);
 
+/// A pooling forward node: x's dims (N, C, spatial...), the window, stride and padding per
+/// spatial dim, and x's and y's layout (channels last or first, both packed).
+struct PoolingShape {
+    fb::ResampleMode mode = fb::ResampleMode::MAXPOOL;
+    fb::PaddingMode padding = fb::PaddingMode::PADDING_NOT_SET;
+    std::vector<int64_t> xDims;
+    std::vector<int64_t> window;
+    std::vector<int64_t> stride;
+    std::vector<int64_t> prePadding;
+    std::vector<int64_t> postPadding;
+    bool channelsLast = false;
+
+    /// y's dims: x's N and C, the sliding window's output length per spatial dim.
+    std::vector<int64_t> yDims() const;
+    /// "MAXPOOL_2x3x7x9_w3x3_s2x2_p1x1_1x1_nhwc", for test names.
+    std::string name() const;
+};
+
+/// Pooling of x (uid 1) in `type` to y (uid 20), `epilogue` after y.
+hipdnn_test_sdk::GraphBuilder poolingGraph(fb::DataType type, const PoolingShape& shape,
+                                           Epilogue epilogue = Epilogue::None);
+
 }  // namespace cuda_kernels_test

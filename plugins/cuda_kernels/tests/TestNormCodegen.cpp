@@ -1,6 +1,6 @@
 // CUDA_NORM_ENGINE without a GPU: which graphs the analysis takes and why it declines the others,
-// and every generated source — each norm, element type, layout and epilogue, vector and scalar —
-// compiled with NVRTC for sm_90 and sm_75.
+// and every generated source — each norm and pooling mode, element type, layout and epilogue,
+// vector and scalar — compiled with NVRTC for sm_90 and sm_75.
 #include "NormGraphs.hpp"
 
 #include <Nvrtc.hpp>
@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <tuple>
 
 namespace cuda_kernels_test {
@@ -199,7 +200,7 @@ TEST(NormProgram, DeclinesWithReasons) {
     pointwiseOnly.addTensor(1, "x", fb::DataType::FLOAT, {4, 4})
         .addTensor(2, "y", fb::DataType::FLOAT, {4, 4})
         .addPointwise("relu", fb::PointwiseMode::RELU_FWD, 1, 2);
-    EXPECT_EQ(declineReason(pointwiseOnly), "the graph has no norm node");
+    EXPECT_EQ(declineReason(pointwiseOnly), "the graph has no norm or pooling node");
 
     hipdnn_test_sdk::GraphBuilder matmul("matmul");
     matmul.addTensor(1, "a", fb::DataType::FLOAT, {1, 4, 4})
@@ -252,6 +253,171 @@ TEST(NormProgram, DeclinesWithReasons) {
         declineReason(batchnormGraph(BatchnormMode::Inference, fb::DataType::FLOAT, {2, 4096, 2, 2}, true))
             .find("4096 channels"),
         std::string::npos);
+}
+
+PoolingShape maxPool3x3(bool channelsLast) {
+    PoolingShape shape;
+    shape.xDims = {2, 16, 9, 11};
+    shape.window = {3, 3};
+    shape.stride = {2, 2};
+    shape.prePadding = {1, 1};
+    shape.postPadding = {1, 1};
+    shape.channelsLast = channelsLast;
+    return shape;
+}
+
+PoolingShape avgPool3d() {
+    PoolingShape shape;
+    shape.mode = fb::ResampleMode::AVGPOOL_INCLUDE_PADDING;
+    shape.xDims = {2, 3, 5, 6, 7};
+    shape.window = {2, 3, 2};
+    shape.stride = {1, 2, 3};
+    shape.prePadding = {1, 0, 1};
+    shape.postPadding = {0, 2, 1};
+    return shape;
+}
+
+using PoolingCompileCase = std::tuple<fb::ResampleMode, fb::PaddingMode, fb::DataType, bool, Epilogue>;
+
+class PoolingCompiles : public testing::TestWithParam<PoolingCompileCase> {};
+
+TEST_P(PoolingCompiles, For2dAnd3dOnSm90AndSm75) {
+    const auto [mode, padding, type, channelsLast, epilogue] = GetParam();
+    PoolingShape planar = maxPool3x3(channelsLast);
+    PoolingShape volume = avgPool3d();
+    for (PoolingShape* shape : {&planar, &volume}) {
+        shape->mode = mode;
+        shape->padding = padding;
+        shape->channelsLast = channelsLast;
+        SCOPED_TRACE(shape->name());
+        const auto graph = poolingGraph(type, *shape, epilogue);
+        expectCompiles(graph, 90, false);
+        expectCompiles(graph, 75, false);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Max, PoolingCompiles,
+    testing::Combine(testing::Values(fb::ResampleMode::MAXPOOL),
+                     testing::Values(fb::PaddingMode::PADDING_NOT_SET, fb::PaddingMode::ZERO_PAD,
+                                     fb::PaddingMode::EDGE_VAL_PAD),
+                     testing::ValuesIn(kTypes), testing::Bool(), testing::ValuesIn(kEpilogues)),
+    [](const auto& info) {
+        return std::string(fb::EnumNamePaddingMode(std::get<1>(info.param))) + "_" +
+               fb::EnumNameDataType(std::get<2>(info.param)) +
+               (std::get<3>(info.param) ? "_nhwc_" : "_nchw_") + epilogueName(std::get<4>(info.param));
+    });
+
+INSTANTIATE_TEST_SUITE_P(Average, PoolingCompiles,
+                         testing::Combine(testing::Values(fb::ResampleMode::AVGPOOL_EXCLUDE_PADDING,
+                                                          fb::ResampleMode::AVGPOOL_INCLUDE_PADDING),
+                                          testing::Values(fb::PaddingMode::PADDING_NOT_SET),
+                                          testing::ValuesIn(kTypes), testing::Bool(),
+                                          testing::ValuesIn(kEpilogues)),
+                         [](const auto& info) {
+                             return std::string(fb::EnumNameResampleMode(std::get<0>(info.param))) + "_" +
+                                    fb::EnumNameDataType(std::get<2>(info.param)) +
+                                    (std::get<3>(info.param) ? "_nhwc_" : "_nchw_") +
+                                    epilogueName(std::get<4>(info.param));
+                         });
+
+TEST(NormProgram, PoolingFactsFollowTheGraph) {
+    std::vector<uint8_t> bytes;
+    std::string reason;
+    const auto program = hipdnn_cuda_kernels::analyzeNormGraph(
+        wrapGraph(poolingGraph(fb::DataType::BFLOAT16, maxPool3x3(true)), bytes), reason);
+    ASSERT_TRUE(program.has_value()) << reason;
+    EXPECT_EQ(program->kind, NormKind::Pooling);
+    EXPECT_EQ(program->elementCount, 2 * 16 * 5 * 6);
+    EXPECT_TRUE(program->storesY);
+    EXPECT_EQ(program->yType, hipdnn_cuda_kernels::ElementType::BFloat16);
+    ASSERT_TRUE(program->pooling.has_value());
+    EXPECT_EQ(program->pooling->mode, hipdnn_cuda_kernels::PoolingMode::Max);
+    EXPECT_EQ(program->pooling->padding, hipdnn_cuda_kernels::PoolingPadding::None);
+    EXPECT_EQ(program->pooling->yDims, (std::vector<int64_t>{2, 16, 5, 6}));
+    EXPECT_EQ(program->pooling->xStrides, (std::vector<int64_t>{16 * 9 * 11, 1, 11 * 16, 16}));
+    EXPECT_EQ(program->pooling->yStrides, (std::vector<int64_t>{16 * 5 * 6, 1, 6 * 16, 16}));
+    ASSERT_EQ(program->operands.size(), 2U);
+    EXPECT_EQ(program->operands[0].name, "x");
+    EXPECT_EQ(program->operands[1].name, "y");
+
+    const auto fused = hipdnn_cuda_kernels::analyzeNormGraph(
+        wrapGraph(poolingGraph(fb::DataType::HALF, avgPool3d(), Epilogue::AddRelu), bytes), reason);
+    ASSERT_TRUE(fused.has_value()) << reason;
+    EXPECT_EQ(fused->pooling->mode, hipdnn_cuda_kernels::PoolingMode::AverageIncludePadding);
+    EXPECT_EQ(fused->pooling->yDims, (std::vector<int64_t>{2, 3, 5, 3, 3}));
+    EXPECT_FALSE(fused->storesY);
+    ASSERT_TRUE(fused->epilogue.has_value());
+    EXPECT_EQ(fused->epilogue->steps.size(), 2U);
+    EXPECT_EQ(fused->epilogueArguments.size(), 2U);  // the residual and the output
+}
+
+TEST(NormCodegen, PoolingIndexesLargeInputsIn64Bits) {
+    // y is small, but x's offsets pass 2^31: the kernel's index type must hold them.
+    PoolingShape shape;
+    shape.xDims = {1, 1, 65536, 65537};
+    shape.window = {1, 1};
+    shape.stride = {65536, 65536};
+    shape.prePadding = {0, 0};
+    shape.postPadding = {0, 0};
+    std::vector<uint8_t> bytes;
+    std::string reason;
+    const auto plan = hipdnn_cuda_kernels::planNorm(wrapGraph(poolingGraph(fb::DataType::HALF, shape), bytes),
+                                                    hopper(), reason);
+    ASSERT_TRUE(plan.has_value()) << reason;
+    EXPECT_EQ(plan->program.elementCount, 2);
+    EXPECT_NE(plan->source.source.find("typedef unsigned long long hdnn_index;"), std::string::npos);
+    EXPECT_EQ(plan->source.launches.size(), 1U);
+    EXPECT_TRUE(plan->source.vectorOperands.empty());
+
+    const auto small = hipdnn_cuda_kernels::planNorm(
+        wrapGraph(poolingGraph(fb::DataType::HALF, maxPool3x3(false)), bytes), hopper(), reason);
+    ASSERT_TRUE(small.has_value()) << reason;
+    EXPECT_NE(small->source.source.find("typedef unsigned int hdnn_index;"), std::string::npos);
+}
+
+TEST(NormProgram, PoolingDeclinesWithReasons) {
+    const auto declined = [](PoolingShape shape, const std::function<void(PoolingShape&)>& change) {
+        change(shape);
+        return declineReason(poolingGraph(fb::DataType::FLOAT, shape));
+    };
+    const PoolingShape base = maxPool3x3(false);
+    EXPECT_NE(declined(base, [](PoolingShape& s) { s.mode = fb::ResampleMode::BILINEAR; })
+                  .find("resample mode BILINEAR; supported: MAXPOOL"),
+              std::string::npos);
+    EXPECT_NE(declined(base,
+                       [](PoolingShape& s) {
+                           s.prePadding = {3, 1};
+                           s.postPadding = {3, 1};
+                       })
+                  .find("spatial dim 0 has window 3 and padding 3 / 3"),
+              std::string::npos);
+
+    hipdnn_test_sdk::PoolingGeometry geometry;
+    geometry.window = {2, 2};
+    geometry.stride = {2, 2};
+    geometry.prePadding = {0, 0};
+    geometry.postPadding = {0, 0};
+    hipdnn_test_sdk::GraphBuilder withIndex("with_index");
+    withIndex.addTensor(1, "x", fb::DataType::FLOAT, {1, 2, 4, 4})
+        .addTensor(2, "y", fb::DataType::FLOAT, {1, 2, 2, 2})
+        .addTensor(3, "index", fb::DataType::INT32, {1, 2, 2, 2})
+        .addResample("pool", 1, 2, geometry, 3);
+    EXPECT_NE(declineReason(withIndex).find("writes the max pooling index (tensor uid 3"), std::string::npos);
+
+    hipdnn_test_sdk::GraphBuilder stridedY("strided_y");
+    stridedY.addTensor(1, "x", fb::DataType::FLOAT, {1, 2, 4, 4})
+        .addTensor(2, "y", fb::DataType::FLOAT, {1, 2, 2, 2}, {16, 8, 4, 2})
+        .addResample("pool", 1, 2, geometry);
+    EXPECT_NE(declineReason(stridedY).find("is not dense (its strides [16, 8, 4, 2]"), std::string::npos);
+
+    hipdnn_test_sdk::GraphBuilder twoPools("two_pools");
+    twoPools.addTensor(1, "x", fb::DataType::FLOAT, {1, 2, 8, 8})
+        .addTensor(2, "t", fb::DataType::FLOAT, {1, 2, 4, 4}, {}, true)
+        .addTensor(3, "y", fb::DataType::FLOAT, {1, 2, 2, 2})
+        .addResample("pool1", 1, 2, geometry)
+        .addResample("pool2", 2, 3, geometry);
+    EXPECT_NE(declineReason(twoPools).find("two norm or pooling nodes"), std::string::npos);
 }
 
 }  // namespace

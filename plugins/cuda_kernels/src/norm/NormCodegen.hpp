@@ -4,7 +4,8 @@
 // coefficients in registers or shared memory; training and backward add a statistics pass
 // (per-block partial sums into the workspace) and a per-channel finalize before the same
 // streaming kernel. Training's streaming pass walks x backwards, so that the part of x the
-// statistics pass left in L2 is read from there.
+// statistics pass left in L2 is read from there. Pooling runs one kernel of a thread per output
+// element.
 #pragma once
 
 #include "../DeviceInfo.hpp"
@@ -21,6 +22,7 @@ inline constexpr const char* kRowNormKernel = "hipdnn_row_norm";
 inline constexpr const char* kBatchnormApplyKernel = "hipdnn_bn_apply";
 inline constexpr const char* kBatchnormStatsKernel = "hipdnn_bn_stats";
 inline constexpr const char* kBatchnormFinalizeKernel = "hipdnn_bn_finalize";
+inline constexpr const char* kPoolingKernel = "hipdnn_pool";
 inline constexpr unsigned kNormBlockSize = 256;
 
 /// How a launch's grid is sized at run time.

@@ -1,6 +1,6 @@
 // CUDA_NORM_ENGINE: layer norm and RMS norm forward, batch norm inference, training and backward,
-// the forward norms with the pointwise nodes after them fused in, as kernels generated and
-// compiled with NVRTC at plan build.
+// max and average pooling forward, the forward norms and the pooling with the pointwise nodes
+// after them fused in, as kernels generated and compiled with NVRTC at plan build.
 #pragma once
 
 #include "../CudaKernelsHandle.hpp"

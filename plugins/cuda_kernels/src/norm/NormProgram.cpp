@@ -34,6 +34,18 @@ std::vector<int64_t> movingStrides(const Tensor& tensor) {
     return strides;
 }
 
+std::vector<int64_t> listOf(const flatbuffers::Vector<int64_t>* values) {
+    return values != nullptr ? std::vector<int64_t>(values->begin(), values->end()) : std::vector<int64_t>{};
+}
+
+std::string listText(const std::vector<int64_t>& values) {
+    std::string text = "[";
+    for (size_t i = 0; i < values.size(); ++i) {
+        text += (i > 0 ? ", " : "") + std::to_string(values[i]);
+    }
+    return text + "]";
+}
+
 class NormAnalysis {
 public:
     NormAnalysis(const hipdnn_flatbuffers_sdk::GraphWrapper& graph, std::string& reason)
@@ -52,8 +64,9 @@ private:
         return false;
     }
 
-    static bool isNorm(fb::NodeAttributes type) {
+    static bool isNormOrPooling(fb::NodeAttributes type) {
         switch (type) {
+            case fb::NodeAttributes::ResampleFwdAttributes:
             case fb::NodeAttributes::LayernormAttributes:
             case fb::NodeAttributes::RMSNormAttributes:
             case fb::NodeAttributes::BatchnormInferenceAttributes:
@@ -72,19 +85,21 @@ private:
             if (node.type() == fb::NodeAttributes::PointwiseAttributes) {
                 continue;
             }
-            if (!isNorm(node.type())) {
+            if (!isNormOrPooling(node.type())) {
                 return decline(
                     node.describe() +
-                    " is not a layer norm, RMS norm or batch norm (inference, training or backward)");
+                    " is not a layer norm, RMS norm, batch norm (inference, training or backward) or "
+                    "pooling forward");
             }
             if (_normIndex) {
                 return decline(
-                    "the graph has two norm nodes; the engine fuses one norm with pointwise nodes after it");
+                    "the graph has two norm or pooling nodes; the engine fuses one with pointwise nodes "
+                    "after it");
             }
             _normIndex = i;
         }
         if (!_normIndex) {
-            return decline("the graph has no norm node");
+            return decline("the graph has no norm or pooling node");
         }
         for (size_t i = 0; i < _graph.nodeCount(); ++i) {
             if (i == *_normIndex) {
@@ -170,6 +185,17 @@ private:
         if (!addOperand("x", x, false)) {
             return false;
         }
+        if (!yTensor.virtual_() && movingStrides(yTensor) != _xStrides) {
+            return decline(describeTensor(yTensor) + " has a layout other than x's");
+        }
+        _yDims = _xDims;
+        _yStrides = _xStrides;
+        return addY(y);
+    }
+
+    // The activation the node writes: a pointer parameter unless it is virtual.
+    bool addY(int64_t y) {
+        const Tensor& yTensor = _graph.tensor(y);
         const auto yType = typeOf(yTensor);
         if (!yType) {
             return false;
@@ -178,11 +204,94 @@ private:
         _yUid = y;
         _program.storesY = !yTensor.virtual_();
         if (_program.storesY) {
-            if (movingStrides(yTensor) != _xStrides) {
-                return decline(describeTensor(yTensor) + " has a layout other than x's");
-            }
             _program.operands.push_back({"y", y, *yType, true, 0});
         }
+        return true;
+    }
+
+    bool poolingModes(const NodeWrapper& node, const fb::ResampleFwdAttributes& a, PoolingWindow& window) {
+        switch (a.resample_mode()) {
+            case fb::ResampleMode::MAXPOOL:
+                window.mode = PoolingMode::Max;
+                break;
+            case fb::ResampleMode::AVGPOOL_EXCLUDE_PADDING:
+                window.mode = PoolingMode::AverageExcludePadding;
+                break;
+            case fb::ResampleMode::AVGPOOL_INCLUDE_PADDING:
+                window.mode = PoolingMode::AverageIncludePadding;
+                break;
+            default:
+                return decline(node.describe() + " has resample mode " +
+                               fb::EnumNameResampleMode(a.resample_mode()) +
+                               "; supported: MAXPOOL, AVGPOOL_EXCLUDE_PADDING, AVGPOOL_INCLUDE_PADDING");
+        }
+        switch (a.padding_mode()) {
+            // Unset is the schema's default: padding never wins a max.
+            case fb::PaddingMode::PADDING_NOT_SET:
+            case fb::PaddingMode::NEG_INF_PAD:
+                window.padding = PoolingPadding::None;
+                break;
+            case fb::PaddingMode::ZERO_PAD:
+                window.padding = PoolingPadding::Zero;
+                break;
+            case fb::PaddingMode::EDGE_VAL_PAD:
+                window.padding = PoolingPadding::Edge;
+                break;
+        }
+        return true;
+    }
+
+    // The graph's validation guarantees the ranks (3 to 5), one window, stride and padding entry
+    // per spatial dim at their minimums, y's extents and strides >= 0; the CPU reference also
+    // keeps the padding narrower than the window, so that every window overlaps x.
+    bool poolingGeometry(const NodeWrapper& node, const fb::ResampleFwdAttributes& a, PoolingWindow& window) {
+        window.window = listOf(a.window());
+        window.stride = listOf(a.stride());
+        window.prePadding = listOf(a.pre_padding());
+        window.postPadding = listOf(a.post_padding());
+        for (size_t d = 0; d < window.window.size(); ++d) {
+            const int64_t size = window.window[d];
+            if (window.prePadding[d] >= size || window.postPadding[d] >= size) {
+                return decline(node.describe() + " spatial dim " + std::to_string(d) + " has window " +
+                               std::to_string(size) + " and padding " + std::to_string(window.prePadding[d]) +
+                               " / " + std::to_string(window.postPadding[d]) +
+                               "; supported: padding narrower than the window");
+            }
+        }
+        return true;
+    }
+
+    bool analyzePooling(const NodeWrapper& node) {
+        const auto& a = *node.attributesAs<fb::ResampleFwdAttributes>();
+        _program.kind = NormKind::Pooling;
+        if (const std::optional<int64_t> index = a.index_tensor_uid()) {
+            return decline(node.describe() + " writes the max pooling index (" +
+                           describeTensor(_graph.tensor(*index)) + "), which the engine does not");
+        }
+        PoolingWindow window;
+        if (!poolingModes(node, a, window) || !poolingGeometry(node, a, window)) {
+            return false;
+        }
+        const Tensor& x = _graph.tensor(a.x_tensor_uid());
+        const Tensor& y = _graph.tensor(a.y_tensor_uid());
+        window.xDims = dimsOf(x);
+        window.xStrides = {x.strides()->begin(), x.strides()->end()};
+        window.yDims = dimsOf(y);
+        window.yStrides = {y.strides()->begin(), y.strides()->end()};
+        if (!isDenseLayout(window.yDims, window.yStrides)) {
+            return decline(describeTensor(y) + " is not dense (its strides " + listText(window.yStrides) +
+                           " leave gaps or overlap)");
+        }
+        if (!addOperand("x", a.x_tensor_uid(), false) || !addY(a.y_tensor_uid())) {
+            return false;
+        }
+        _program.elementCount = 1;
+        for (const int64_t dim : window.yDims) {
+            _program.elementCount *= dim;
+        }
+        _yDims = window.yDims;
+        _yStrides = movingStrides(y);
+        _program.pooling = std::move(window);
         return true;
     }
 
@@ -301,6 +410,8 @@ private:
                        addOptional("dscale", a.dscale_tensor_uid(), true, 1) &&
                        addOptional("dbias", a.dbias_tensor_uid(), true, 1);
             }
+            case fb::NodeAttributes::ResampleFwdAttributes:
+                return analyzePooling(node);
             default:
                 return decline(node.describe() + " is not a norm");
         }
@@ -320,16 +431,16 @@ private:
         if (!epilogue) {
             return false;
         }
-        if (epilogue->dims != _xDims) {
-            return decline("the pointwise nodes after the norm write tensors of other dims than x's");
+        if (epilogue->dims != _yDims) {
+            return decline("the pointwise nodes after the norm write tensors of other dims than y's");
         }
         for (const MemoryOperand& operand : epilogue->operands) {
             if (operand.inRegister) {
                 continue;
             }
-            if (!operand.isSingleElement && operand.strides != _xStrides) {
+            if (!operand.isSingleElement && operand.strides != _yStrides) {
                 return decline(describeTensor(_graph.tensor(operand.uid)) +
-                               ", read or written after the norm, does not have x's layout");
+                               ", read or written after the norm, does not have y's layout");
             }
             const auto existing =
                 std::find_if(_program.operands.begin(), _program.operands.end(),
@@ -354,6 +465,9 @@ private:
     std::vector<size_t> _epilogueNodes;
     std::vector<int64_t> _xDims;
     std::vector<int64_t> _xStrides;
+    // y's dims and layout, which the epilogue's tensors share (x's for a norm).
+    std::vector<int64_t> _yDims;
+    std::vector<int64_t> _yStrides;
     int64_t _yUid = 0;
 };
 

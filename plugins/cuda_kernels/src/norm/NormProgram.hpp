@@ -1,8 +1,9 @@
-// A normalization graph as CUDA_NORM_ENGINE's kernels see it: one layer norm, RMS norm or batch
-// norm (inference, training or backward) node, the tensors it reads and writes with the layout
-// facts its kernels index by, and the pointwise nodes after a forward norm (relu, a residual add,
-// ...) as a fused epilogue that consumes y in registers. The activation the norm writes is the
-// operand "y" (dx for batch norm backward), the one it reads "x" (and "dy" for backward).
+// A normalization graph as CUDA_NORM_ENGINE's kernels see it: one layer norm, RMS norm, batch
+// norm (inference, training or backward) or pooling forward node, the tensors it reads and writes
+// with the layout facts its kernels index by, and the pointwise nodes after a forward norm or the
+// pooling (relu, a residual add, ...) as a fused epilogue that consumes y in registers. The
+// activation the node writes is the operand "y" (dx for batch norm backward), the one it reads
+// "x" (and "dy" for backward).
 #pragma once
 
 #include "../pointwise/PointwiseProgram.hpp"
@@ -23,6 +24,29 @@ enum class NormKind {
     BatchnormInferenceVariance,
     BatchnormTraining,
     BatchnormBackward,
+    Pooling,
+};
+
+enum class PoolingMode { Max, AverageExcludePadding, AverageIncludePadding };
+
+/// What a max pooling window position outside x contributes: nothing (NEG_INF_PAD, the default),
+/// zero (ZERO_PAD) or x's nearest element (EDGE_VAL_PAD).
+enum class PoolingPadding { None, Zero, Edge };
+
+/// A pooling forward node over the spatial dims of x (N, C, [D,] H, W). x is read through its
+/// strides (any layout); y is dense, so an output's offset is its index and its coordinates follow
+/// from y's strides.
+struct PoolingWindow {
+    PoolingMode mode = PoolingMode::Max;
+    PoolingPadding padding = PoolingPadding::None;
+    std::vector<int64_t> window;  // window, stride and padding: one entry per spatial dim
+    std::vector<int64_t> stride;
+    std::vector<int64_t> prePadding;
+    std::vector<int64_t> postPadding;
+    std::vector<int64_t> xDims;
+    std::vector<int64_t> xStrides;
+    std::vector<int64_t> yDims;
+    std::vector<int64_t> yStrides;
 };
 
 /// A tensor a norm kernel takes as a pointer parameter named `name`.
@@ -51,13 +75,14 @@ struct NormProgram {
     std::optional<PointwiseProgram> epilogue;    // the pointwise nodes after the norm
     std::vector<std::string> epilogueArguments;  // operand names of the epilogue's memory operands, in order
 
-    int64_t elementCount = 0;
+    int64_t elementCount = 0;  // x's elements; pooling: y's
     // Row norms: x as rows × columns, both packed.
     int64_t rows = 0;
     int64_t columns = 0;
     // Batch norm: x is dense; channel of element e is (e / channelStride) % channels.
     int64_t channels = 0;
     int64_t channelStride = 0;
+    std::optional<PoolingWindow> pooling;  // kind Pooling
 
     const NormOperand* operand(const std::string& name) const;
     bool isRowNorm() const { return kind == NormKind::Layernorm || kind == NormKind::RmsNorm; }

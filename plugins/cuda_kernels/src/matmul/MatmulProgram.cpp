@@ -1,5 +1,7 @@
 #include "MatmulProgram.hpp"
 
+#include <hipdnn_data_sdk/utilities/ShapeUtilities.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -12,18 +14,11 @@ namespace fb = hipdnn_flatbuffers_sdk::data_objects;
 namespace {
 
 using Tensor = fb::TensorAttributes;
+using hipdnn_data_sdk::utilities::formatDims;
 using hipdnn_flatbuffers_sdk::NodeWrapper;
 
 std::vector<int64_t> dimsOf(const Tensor& tensor) {
     return {tensor.dims()->begin(), tensor.dims()->end()};
-}
-
-std::string formatList(const std::vector<int64_t>& values) {
-    std::string text = "[";
-    for (size_t i = 0; i < values.size(); ++i) {
-        text += (i > 0 ? ", " : "") + std::to_string(values[i]);
-    }
-    return text + "]";
 }
 
 // The last two dims of a tensor: rows × columns and their strides.
@@ -152,8 +147,8 @@ private:
             }
             const Tensor& result = _graph.tensor(a.out_0_tensor_uid());
             if (dimsOf(result) != dimsOf(_graph.tensor(_c))) {
-                return decline(describeTensor(result) + " has dims " + formatList(dimsOf(result)) +
-                               ", not the matmul's " + formatList(dimsOf(_graph.tensor(_c))));
+                return decline(describeTensor(result) + " has dims " + formatDims(dimsOf(result)) +
+                               ", not the matmul's " + formatDims(dimsOf(_graph.tensor(_c))));
             }
             if (mode == fb::PointwiseMode::ADD) {
                 if (!readBias(node, a)) {
@@ -295,8 +290,8 @@ private:
         strides.insert(strides.end(), tensor.strides()->begin(), tensor.strides()->end());
         for (size_t i = 0; i < rank; ++i) {
             if (dims[i] < 1 || strides[i] < 0) {
-                return decline(describeTensor(tensor) + " has dims " + formatList(dims) + " and strides " +
-                               formatList(strides) +
+                return decline(describeTensor(tensor) + " has dims " + formatDims(dims) + " and strides " +
+                               formatDims(strides) +
                                "; every dim must be at least 1 and every stride at least 0");
             }
         }
@@ -329,7 +324,7 @@ private:
                            " but a has K = " + std::to_string(_k));
         }
         if (_dDims[r - 2] != _m || _dDims[r - 1] != _n) {
-            return decline(describeTensor(_graph.tensor(_output)) + " has dims " + formatList(_dDims) +
+            return decline(describeTensor(_graph.tensor(_output)) + " has dims " + formatDims(_dDims) +
                            " but M x N is " + std::to_string(_m) + " x " + std::to_string(_n));
         }
         _batchDims.assign(_dDims.begin(), _dDims.end() - 2);
@@ -375,10 +370,10 @@ private:
         }
         if (!collapses) {
             decline(describeTensor(_graph.tensor(uid)) + " has batch dims " +
-                    formatList({dims.begin(), dims.end() - 2}) + " with strides " +
-                    formatList({strides.begin(), strides.end() - 2}) +
+                    formatDims({dims.begin(), dims.end() - 2}) + " with strides " +
+                    formatDims({strides.begin(), strides.end() - 2}) +
                     ", which do not collapse into one strided batch over the output's batch dims " +
-                    formatList(_batchDims));
+                    formatDims(_batchDims));
             return std::nullopt;
         }
         return moving.back().second;
@@ -387,8 +382,8 @@ private:
     std::string describeMatrix(int64_t uid, const std::vector<int64_t>& dims,
                                const std::vector<int64_t>& strides) {
         return describeTensor(_graph.tensor(uid)) + " has strides " +
-               formatList({strides.end() - 2, strides.end()}) + " on its last two dims " +
-               formatList({dims.end() - 2, dims.end()});
+               formatDims({strides.end() - 2, strides.end()}) + " on its last two dims " +
+               formatDims({dims.end() - 2, dims.end()});
     }
 
     // Whether a bias of `dims` / `strides` (padded to the matmul's rank) is one value per column
@@ -403,8 +398,8 @@ private:
         alongM = (dims[r - 2] == 1 || _m == 1) && dims[r - 1] == _n && (_n == 1 || strides[r - 1] == 1);
         alongN = (dims[r - 1] == 1 || _n == 1) && dims[r - 2] == _m && (_m == 1 || strides[r - 2] == 1);
         if (!alongM && !alongN) {
-            return decline(describeTensor(_graph.tensor(*_bias)) + " has dims " + formatList(dims) +
-                           " and strides " + formatList(strides) +
+            return decline(describeTensor(_graph.tensor(*_bias)) + " has dims " + formatDims(dims) +
+                           " and strides " + formatDims(strides) +
                            "; cuBLASLt adds a packed vector broadcast along M ([..., 1, " +
                            std::to_string(_n) + "]) or along N ([..., " + std::to_string(_m) + ", 1])");
         }

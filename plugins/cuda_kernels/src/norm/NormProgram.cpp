@@ -1,5 +1,6 @@
 #include "NormProgram.hpp"
 
+#include <hipdnn_data_sdk/utilities/ShapeUtilities.hpp>
 #include <hipdnn_flatbuffers_sdk/PassByValue.hpp>
 
 #include <algorithm>
@@ -17,6 +18,7 @@ const NormOperand* NormProgram::operand(const std::string& name) const {
 namespace {
 
 using Tensor = fb::TensorAttributes;
+using hipdnn_data_sdk::utilities::formatDims;
 using hipdnn_flatbuffers_sdk::NodeWrapper;
 
 std::vector<int64_t> dimsOf(const Tensor& tensor) {
@@ -36,14 +38,6 @@ std::vector<int64_t> movingStrides(const Tensor& tensor) {
 
 std::vector<int64_t> listOf(const flatbuffers::Vector<int64_t>* values) {
     return values != nullptr ? std::vector<int64_t>(values->begin(), values->end()) : std::vector<int64_t>{};
-}
-
-std::string listText(const std::vector<int64_t>& values) {
-    std::string text = "[";
-    for (size_t i = 0; i < values.size(); ++i) {
-        text += (i > 0 ? ", " : "") + std::to_string(values[i]);
-    }
-    return text + "]";
 }
 
 class NormAnalysis {
@@ -279,7 +273,7 @@ private:
         window.yDims = dimsOf(y);
         window.yStrides = {y.strides()->begin(), y.strides()->end()};
         if (!isDenseLayout(window.yDims, window.yStrides)) {
-            return decline(describeTensor(y) + " is not dense (its strides " + listText(window.yStrides) +
+            return decline(describeTensor(y) + " is not dense (its strides " + formatDims(window.yStrides) +
                            " leave gaps or overlap)");
         }
         if (!addOperand("x", a.x_tensor_uid(), false) || !addY(a.y_tensor_uid())) {

@@ -1,6 +1,7 @@
 #include "heuristics/EngineRanking.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 
@@ -9,8 +10,10 @@ namespace hipdnn_backend::heuristics {
 std::vector<int64_t> rankEngines(const std::vector<std::vector<int64_t>>& applicableByPlugin,
                                  std::optional<int64_t> preferredEngineId,
                                  std::optional<int64_t> tunedEngineId) {
-    static const int64_t referenceEngineId =
-        hipdnn_data_sdk::utilities::engineNameToId("CPU_REFERENCE_ENGINE");
+    using hipdnn_data_sdk::utilities::engineNameToId;
+    static constexpr int64_t referenceEngineId = engineNameToId("CPU_REFERENCE_ENGINE");
+    static constexpr std::array<int64_t, 2> fallbackEngineIds{engineNameToId("CUDA_GRAPH_ENGINE"),
+                                                              engineNameToId("CUDA_SDPA_ENGINE")};
     std::vector<int64_t> ranked;
     for (const auto& engines : applicableByPlugin) {
         ranked.insert(ranked.end(), engines.begin(), engines.end());
@@ -22,7 +25,12 @@ std::vector<int64_t> rankEngines(const std::vector<std::vector<int64_t>>& applic
         if (tunedEngineId && id == *tunedEngineId) {
             return 1;
         }
-        return id == referenceEngineId ? 3 : 2;
+        if (id == referenceEngineId) {
+            return 4;
+        }
+        return std::find(fallbackEngineIds.begin(), fallbackEngineIds.end(), id) != fallbackEngineIds.end()
+                   ? 3
+                   : 2;
     };
     std::stable_sort(ranked.begin(), ranked.end(), [&](int64_t a, int64_t b) { return rank(a) < rank(b); });
     return ranked;

@@ -5,7 +5,10 @@
 //      of the loaded plugin's version; see tuning/TuningLookup.hpp), when it applies;
 //   3. every other engine, plugin by plugin in load order (sorted canonical path), each plugin's
 //      engines in the order the plugin answered them;
-//   4. CPU_REFERENCE_ENGINE, the slow exact oracle, last.
+//   4. the GPU fallback engines, which run what the fused engines decline, slower where both
+//      run: CUDA_GRAPH_ENGINE (node by node) and CUDA_SDPA_ENGINE (portable attention kernels,
+//      slower than cuDNN's fused flash attention wherever that runs);
+//   5. CPU_REFERENCE_ENGINE, the slow exact oracle, last.
 // The order is stable: the same plugins and graph always give the same ranking.
 #pragma once
 

@@ -114,7 +114,9 @@ private:
                         return decline(node.describe() + " reads virtual " + describeTensor(tensor) +
                                        ", which no earlier node writes");
                     }
-                    if (found->second != s || index == segment.anchor) {
+                    const bool readByAnchor =
+                        segment.anchorKind != AnchorKind::None && index == segment.anchor;
+                    if (found->second != s || readByAnchor) {
                         inMemory.insert(uid);
                     }
                 }

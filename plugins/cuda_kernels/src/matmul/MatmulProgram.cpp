@@ -75,6 +75,18 @@ public:
         return std::move(_program);
     }
 
+    // The matmul node `index` alone, its output written to memory whether virtual or not.
+    std::optional<MatmulProgram> runNode(size_t index) {
+        if (!readMatmul(index)) {
+            return std::nullopt;
+        }
+        _output = _c;
+        if (!readTypes() || !readShapes() || !layOut()) {
+            return std::nullopt;
+        }
+        return std::move(_program);
+    }
+
 private:
     bool decline(std::string why) {
         _reason = std::move(why);
@@ -114,7 +126,15 @@ private:
         if (!_matmulIndex) {
             return decline("the graph has no matmul node");
         }
-        const NodeWrapper matmul = _graph.node(*_matmulIndex);
+        return readMatmul(*_matmulIndex);
+    }
+
+    bool readMatmul(size_t index) {
+        const NodeWrapper matmul = _graph.node(index);
+        if (matmul.type() != fb::NodeAttributes::MatmulAttributes) {
+            return decline(matmul.describe() + " is not a matmul");
+        }
+        _matmulIndex = index;
         const auto& attributes = *matmul.attributesAs<fb::MatmulAttributes>();
         _a = attributes.a_tensor_uid();
         _b = attributes.b_tensor_uid();
@@ -526,6 +546,11 @@ std::string describeMatmul(const MatmulProgram& program) {
 std::optional<MatmulProgram> analyzeMatmulGraph(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
                                                 std::string& reason) {
     return MatmulAnalysis(graph, reason).run();
+}
+
+std::optional<MatmulProgram> analyzeMatmulNode(const hipdnn_flatbuffers_sdk::GraphWrapper& graph, size_t node,
+                                               std::string& reason) {
+    return MatmulAnalysis(graph, reason).runNode(node);
 }
 
 }  // namespace hipdnn_cuda_kernels

@@ -60,4 +60,9 @@ std::string describeMatmul(const MatmulProgram& program);
 std::optional<MatmulProgram> analyzeMatmulGraph(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
                                                 std::string& reason);
 
+/// The program of the matmul node `node` of a larger graph with no epilogue; its output is written
+/// to memory whether it is virtual or not (another kernel reads it there).
+std::optional<MatmulProgram> analyzeMatmulNode(const hipdnn_flatbuffers_sdk::GraphWrapper& graph, size_t node,
+                                               std::string& reason);
+
 }  // namespace hipdnn_cuda_kernels

@@ -421,7 +421,7 @@ private:
         if (_epilogueNodes.empty()) {
             return true;
         }
-        auto epilogue = analyzePointwiseNodes(_graph, _epilogueNodes, _yUid, _reason);
+        auto epilogue = analyzePointwiseNodes(_graph, _epilogueNodes, _yUid, {}, _reason);
         if (!epilogue) {
             return false;
         }

@@ -106,9 +106,13 @@ std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> PointwiseEngine::createExe
         throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE,
                                              "CUDA_POINTWISE_ENGINE cannot run this graph: " + reason);
     }
-    auto module = buildKernelModule("CUDA_POINTWISE_ENGINE", handle.device(), plan->source.source,
-                                    plan->source.kernelNames);
-    return std::make_unique<PointwiseExecutionContext>(handle, *plan, std::move(module));
+    return makePointwiseExecutionContext(handle, *plan, "CUDA_POINTWISE_ENGINE");
+}
+
+std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> makePointwiseExecutionContext(
+    const CudaKernelsHandle& handle, const PointwisePlan& plan, const char* engineName) {
+    auto module = buildKernelModule(engineName, handle.device(), plan.source.source, plan.source.kernelNames);
+    return std::make_unique<PointwiseExecutionContext>(handle, plan, std::move(module));
 }
 
 }  // namespace hipdnn_cuda_kernels

@@ -17,6 +17,11 @@ struct PointwisePlan {
 std::optional<PointwisePlan> planPointwise(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
                                            int computeCapability, std::string& reason);
 
+/// The execution context that runs `plan`'s kernel (compiled or taken from the cache, logged as
+/// `engineName`'s) on the handle's stream; it needs no workspace.
+std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> makePointwiseExecutionContext(
+    const CudaKernelsHandle& handle, const PointwisePlan& plan, const char* engineName);
+
 class PointwiseEngine final : public hipdnn_plugin_sdk::IEngine<CudaKernelsHandle> {
 public:
     PointwiseEngine();

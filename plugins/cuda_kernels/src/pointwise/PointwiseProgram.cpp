@@ -120,13 +120,17 @@ public:
 
     // Some nodes of the graph; their boundary tensors are the program's operands.
     Analysis(const hipdnn_flatbuffers_sdk::GraphWrapper& graph, std::vector<size_t> nodes,
-             std::optional<int64_t> registerInput, std::string& reason)
-        : _graph(graph), _reason(reason), _nodes(std::move(nodes)), _registerInput(registerInput) {
+             std::optional<int64_t> registerInput, MemoryVirtuals memoryVirtuals, std::string& reason)
+        : _graph(graph),
+          _reason(reason),
+          _nodes(std::move(nodes)),
+          _registerInput(registerInput),
+          _memoryVirtuals(std::move(memoryVirtuals)) {
         std::vector<int64_t> produced;
         for (const size_t index : _nodes) {
             for (const int64_t uid : graph.node(index).outputUids()) {
                 produced.push_back(uid);
-                if (!graph.tensor(uid).virtual_()) {
+                if (inMemory(graph.tensor(uid))) {
                     _outputUids.push_back(uid);
                 }
             }
@@ -160,6 +164,10 @@ private:
         return false;
     }
 
+    bool inMemory(const Tensor& tensor) const {
+        return !tensor.virtual_() || _memoryVirtuals.count(tensor.uid()) > 0;
+    }
+
     bool checkNodesArePointwise() {
         for (const size_t index : _nodes) {
             const auto node = _graph.node(index);
@@ -186,7 +194,9 @@ private:
     bool addOperand(int64_t uid, bool isOutput) {
         const Tensor& tensor = _graph.tensor(uid);
         const fb::DataType type = effectiveType(_graph, tensor);
-        const auto element = elementTypeOf(type);
+        const auto stored = _memoryVirtuals.find(uid);
+        const auto element =
+            stored != _memoryVirtuals.end() ? std::optional(stored->second) : elementTypeOf(type);
         if (!element) {
             return decline(describeTensor(tensor) + " has data type " + fb::EnumNameDataType(type) +
                            "; supported: FLOAT, HALF, BFLOAT16");
@@ -274,7 +284,7 @@ private:
                 step.indexDim = axis + (_program.dims.size() - out.dims()->size());
             }
         }
-        if (out.virtual_()) {
+        if (!inMemory(out)) {
             const fb::DataType type = effectiveType(_graph, out);
             const auto element = elementTypeOf(type);
             if (!element && type != fb::DataType::DOUBLE) {
@@ -335,6 +345,7 @@ private:
     std::string& _reason;
     std::vector<size_t> _nodes;
     std::optional<int64_t> _registerInput;
+    MemoryVirtuals _memoryVirtuals;
     std::vector<int64_t> _inputUids;
     std::vector<int64_t> _outputUids;
     PointwiseProgram _program;
@@ -351,9 +362,11 @@ std::optional<PointwiseProgram> analyzePointwiseGraph(const hipdnn_flatbuffers_s
 }
 
 std::optional<PointwiseProgram> analyzePointwiseNodes(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
-                                                      const std::vector<size_t>& nodes, int64_t registerInput,
+                                                      const std::vector<size_t>& nodes,
+                                                      std::optional<int64_t> registerInput,
+                                                      const MemoryVirtuals& memoryVirtuals,
                                                       std::string& reason) {
-    return Analysis(graph, nodes, registerInput, reason).run();
+    return Analysis(graph, nodes, registerInput, memoryVirtuals, reason).run();
 }
 
 }  // namespace hipdnn_cuda_kernels

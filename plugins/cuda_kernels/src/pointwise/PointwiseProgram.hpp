@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -94,11 +95,18 @@ struct PointwiseProgram {
 std::optional<PointwiseProgram> analyzePointwiseGraph(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
                                                       std::string& reason);
 
+/// Virtual tensors of a larger plan that live in memory (its workspace), by uid, with the element
+/// type they are stored in: another kernel of the plan writes or reads them.
+using MemoryVirtuals = std::map<int64_t, ElementType>;
+
 /// The program of the pointwise nodes `nodes` (indices in topological order) of a larger graph: its
 /// inputs are the tensors those nodes read and do not produce, its outputs the non-virtual tensors
-/// they produce. `registerInput` is the one input the caller holds in registers (inRegister).
+/// they produce and those of `memoryVirtuals`. `registerInput` is the one input the caller holds in
+/// registers (inRegister), if any.
 std::optional<PointwiseProgram> analyzePointwiseNodes(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
-                                                      const std::vector<size_t>& nodes, int64_t registerInput,
+                                                      const std::vector<size_t>& nodes,
+                                                      std::optional<int64_t> registerInput,
+                                                      const MemoryVirtuals& memoryVirtuals,
                                                       std::string& reason);
 
 }  // namespace hipdnn_cuda_kernels

@@ -1,0 +1,180 @@
+// CUDA_GRAPH_ENGINE against the CPU reference: convolutions (fprop, dgrad, wgrad) through cuDNN and
+// matmuls through cuBLASLt, each with a pointwise chain after it in one generated kernel; fp32,
+// fp16 and bf16, NCHW and NHWC; the support table's conv + bias + add + relu and matmul + bias +
+// erf gelu rows; random shapes and chains.
+#include "../tests/GraphGraphs.hpp"
+#include "EngineHarness.hpp"
+
+#include <hipdnn_test_sdk/Seed.hpp>
+#include <hipdnn_test_sdk/SkipIfNoDevice.hpp>
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace cuda_kernels_integration {
+namespace {
+
+using cuda_kernels_test::ChainOp;
+using cuda_kernels_test::ConvChainCase;
+using cuda_kernels_test::ConvDirection;
+using cuda_kernels_test::MatmulChainCase;
+
+hipdnn_test_sdk::ToleranceOp convTolerance(ConvDirection direction) {
+    switch (direction) {
+        case ConvDirection::Dgrad:
+            return hipdnn_test_sdk::ToleranceOp::ConvolutionBwd;
+        case ConvDirection::Wgrad:
+            return hipdnn_test_sdk::ToleranceOp::ConvolutionWrw;
+        case ConvDirection::Fprop:
+            break;
+    }
+    return hipdnn_test_sdk::ToleranceOp::ConvolutionFwd;
+}
+
+RunOptions convOptions(const ConvChainCase& conv) {
+    RunOptions options;
+    options.engineId = hipdnn_data_sdk::utilities::CUDA_GRAPH_ENGINE_ID;
+    options.tolerance = convTolerance(conv.direction);
+    options.reductionTerms = cuda_kernels_test::convReductionTerms(conv);
+    return options;
+}
+
+RunOptions matmulOptions(const MatmulChainCase& matmul) {
+    RunOptions options;
+    options.engineId = hipdnn_data_sdk::utilities::CUDA_GRAPH_ENGINE_ID;
+    options.tolerance = hipdnn_test_sdk::ToleranceOp::Matmul;
+    options.reductionTerms = matmul.k;
+    return options;
+}
+
+const fb::DataType kTypes[] = {fb::DataType::FLOAT, fb::DataType::HALF, fb::DataType::BFLOAT16};
+
+std::vector<ConvChainCase> convSmokeCases() {
+    std::vector<ConvChainCase> cases;
+    for (const fb::DataType type : kTypes) {
+        for (const bool channelsLast : {false, true}) {
+            cases.push_back(cuda_kernels_test::supportTableResidualConv(type, channelsLast));
+            cases.push_back({.type = type,
+                             .channelsLast = channelsLast,
+                             .n = 2,
+                             .c = 5,
+                             .h = 9,
+                             .w = 7,
+                             .k = 6,
+                             .stride = 2,
+                             .chain = {ChainOp::Bias, ChainOp::Relu}});
+            cases.push_back(
+                {.type = type, .channelsLast = channelsLast, .n = 2, .c = 3, .h = 6, .w = 6, .k = 4});
+            cases.push_back({.type = type,
+                             .channelsLast = channelsLast,
+                             .direction = ConvDirection::Dgrad,
+                             .n = 2,
+                             .c = 4,
+                             .k = 6,
+                             .chain = {ChainOp::Residual, ChainOp::Relu}});
+            cases.push_back({.type = type,
+                             .channelsLast = channelsLast,
+                             .direction = ConvDirection::Wgrad,
+                             .n = 2,
+                             .c = 4,
+                             .k = 6,
+                             .chain = {ChainOp::Scale}});
+            cases.push_back({.type = type,
+                             .channelsLast = channelsLast,
+                             .c = 8,
+                             .h = 11,
+                             .w = 11,
+                             .k = 8,
+                             .dilation = 2,
+                             .chain = {ChainOp::Bias, ChainOp::Gelu, ChainOp::Residual, ChainOp::Sigmoid}});
+        }
+    }
+    return cases;
+}
+
+std::vector<ConvChainCase> convFullCases() {
+    std::vector<ConvChainCase> cases;
+    for (const fb::DataType type : kTypes) {
+        for (const bool channelsLast : {false, true}) {
+            cases.push_back({.type = type,
+                             .channelsLast = channelsLast,
+                             .n = 8,
+                             .c = 64,
+                             .h = 56,
+                             .w = 56,
+                             .k = 64,
+                             .chain = {ChainOp::Bias, ChainOp::Residual, ChainOp::Relu}});
+        }
+    }
+    return cases;
+}
+
+std::vector<MatmulChainCase> matmulSmokeCases() {
+    std::vector<MatmulChainCase> cases;
+    for (const fb::DataType type : kTypes) {
+        cases.push_back(cuda_kernels_test::supportTableMatmulBiasGelu(type));
+        cases.push_back({.type = type, .m = 37, .k = 129, .n = 65, .chain = {ChainOp::Bias, ChainOp::Gelu}});
+        cases.push_back(
+            {.type = type,
+             .batch = {2, 3},
+             .m = 17,
+             .k = 33,
+             .n = 9,
+             .columnMajorB = true,
+             .chain = {ChainOp::Scale, ChainOp::Bias, ChainOp::Tanh, ChainOp::Residual, ChainOp::Sigmoid}});
+        cases.push_back(
+            {.type = type, .m = 8, .k = 300, .n = 24, .chain = {ChainOp::Residual, ChainOp::Relu}});
+    }
+    return cases;
+}
+
+class GraphConv : public testing::TestWithParam<ConvChainCase> {};
+
+TEST_P(GraphConv, MatchesReference) {
+    SKIP_IF_NO_DEVICE();
+    expectMatchesReference(cuda_kernels_test::convChainGraph(GetParam()), convOptions(GetParam()));
+}
+
+std::string convName(const testing::TestParamInfo<ConvChainCase>& info) {
+    return cuda_kernels_test::convChainName(info.param);
+}
+
+INSTANTIATE_TEST_SUITE_P(Smoke, GraphConv, testing::ValuesIn(convSmokeCases()), convName);
+INSTANTIATE_TEST_SUITE_P(Full, GraphConv, testing::ValuesIn(convFullCases()), convName);
+
+class GraphMatmul : public testing::TestWithParam<MatmulChainCase> {};
+
+TEST_P(GraphMatmul, MatchesReference) {
+    SKIP_IF_NO_DEVICE();
+    expectMatchesReference(cuda_kernels_test::matmulChainGraph(GetParam()), matmulOptions(GetParam()));
+}
+
+TEST_P(GraphMatmul, MisalignedPointers) {
+    SKIP_IF_NO_DEVICE();
+    RunOptions options = matmulOptions(GetParam());
+    options.misalign = true;
+    expectMatchesReference(cuda_kernels_test::matmulChainGraph(GetParam()), options);
+}
+
+std::string matmulName(const testing::TestParamInfo<MatmulChainCase>& info) {
+    return cuda_kernels_test::matmulChainName(info.param);
+}
+
+INSTANTIATE_TEST_SUITE_P(Smoke, GraphMatmul, testing::ValuesIn(matmulSmokeCases()), matmulName);
+
+TEST(SmokeGraphRandom, ConvolutionsAndMatmulsWithRandomChains) {
+    SKIP_IF_NO_DEVICE();
+    std::mt19937 random(hipdnn_test_sdk::globalTestSeed());
+    for (int i = 0; i < 16; ++i) {
+        const ConvChainCase conv = cuda_kernels_test::randomConvChain(random);
+        SCOPED_TRACE(cuda_kernels_test::convChainName(conv));
+        expectMatchesReference(cuda_kernels_test::convChainGraph(conv), convOptions(conv));
+        const MatmulChainCase matmul = cuda_kernels_test::randomMatmulChain(random);
+        SCOPED_TRACE(cuda_kernels_test::matmulChainName(matmul));
+        expectMatchesReference(cuda_kernels_test::matmulChainGraph(matmul), matmulOptions(matmul));
+    }
+}
+
+}  // namespace
+}  // namespace cuda_kernels_integration

@@ -1,0 +1,76 @@
+#include "Cudnn.hpp"
+
+#include "../DynamicLibrary.hpp"
+
+#include <array>
+
+namespace hipdnn_cuda_kernels {
+
+namespace {
+
+constexpr const char* kUnavailable = "cuDNN is not available: ";
+
+struct LoadOutcome {
+    std::unique_ptr<Cudnn> library;
+    std::string reason;
+};
+
+}  // namespace
+
+Cudnn::~Cudnn() {
+    dlclose(_library);
+}
+
+std::unique_ptr<Cudnn> Cudnn::load(const char* libraryName, std::string& reason) {
+    void* library = openLibrary(libraryName, reason);
+    if (library == nullptr) {
+        reason = kUnavailable + reason;
+        return nullptr;
+    }
+    Functions f;
+    const auto resolve = [&](const char* name, auto& function) {
+        return resolveFunction(library, libraryName, name, function, reason);
+    };
+    if (!resolve("cudnnGetVersion", f.getVersion) || !resolve("cudnnGetErrorString", f.getErrorString) ||
+        !resolve("cudnnGetLastErrorString", f.getLastErrorString) || !resolve("cudnnCreate", f.create) ||
+        !resolve("cudnnDestroy", f.destroy) || !resolve("cudnnSetStream", f.setStream) ||
+        !resolve("cudnnBackendCreateDescriptor", f.createDescriptor) ||
+        !resolve("cudnnBackendDestroyDescriptor", f.destroyDescriptor) ||
+        !resolve("cudnnBackendSetAttribute", f.setAttribute) ||
+        !resolve("cudnnBackendGetAttribute", f.getAttribute) ||
+        !resolve("cudnnBackendFinalize", f.finalize) || !resolve("cudnnBackendExecute", f.execute)) {
+        reason = kUnavailable + reason;
+        dlclose(library);
+        return nullptr;
+    }
+    return std::unique_ptr<Cudnn>(new Cudnn(library, f));
+}
+
+const Cudnn* Cudnn::instance(std::string& reason) {
+    static const LoadOutcome outcome = [] {
+        LoadOutcome loaded;
+        loaded.library = load(kCudnnLibraryName, loaded.reason);
+        if (loaded.library == nullptr) {
+            std::string fallbackReason;
+            loaded.library = load(kCudnnFallbackLibraryName, fallbackReason);
+            loaded.reason += "; " + fallbackReason;
+        }
+        return loaded;
+    }();
+    if (outcome.library == nullptr) {
+        reason = outcome.reason;
+    }
+    return outcome.library.get();
+}
+
+std::string Cudnn::describe(cudnnStatus_t status) const {
+    std::string text = _functions.getErrorString(status);
+    std::array<char, 1024> detail{};
+    _functions.getLastErrorString(detail.data(), detail.size());
+    if (detail[0] != '\0') {
+        text += " (" + std::string(detail.data()) + ")";
+    }
+    return text;
+}
+
+}  // namespace hipdnn_cuda_kernels

@@ -1,0 +1,30 @@
+// CUDA_GRAPH_ENGINE: graphs the fused engines decline, run node by node on the handle's stream.
+// Each segment of the graph (GraphProgram.hpp) is a matmul through cuBLASLt (no epilogue) or a
+// convolution through cuDNN, then the pointwise nodes after it as one generated kernel; virtual
+// tensors between segments live in the plan's workspace, followed by the scratch space the
+// cuBLASLt and cuDNN calls share (they run one after another).
+#pragma once
+
+#include "../CudaKernelsHandle.hpp"
+
+#include <hipdnn_plugin_sdk/IEngine.hpp>
+
+namespace hipdnn_cuda_kernels {
+
+class GraphEngine final : public hipdnn_plugin_sdk::IEngine<CudaKernelsHandle> {
+public:
+    GraphEngine();
+
+    /// Plans every segment on the device (cuDNN's and cuBLASLt's algorithm choice, the kernels'
+    /// source) without compiling, so that an accepted graph also builds.
+    bool isApplicable(CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
+                      std::string& reason) const override;
+    std::size_t workspaceSize(CudaKernelsHandle& handle,
+                              const hipdnn_flatbuffers_sdk::EngineConfigWrapper& config,
+                              const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const override;
+    std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> createExecutionContext(
+        CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::EngineConfigWrapper& config,
+        const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const override;
+};
+
+}  // namespace hipdnn_cuda_kernels

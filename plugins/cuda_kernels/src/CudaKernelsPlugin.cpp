@@ -1,5 +1,6 @@
 // Entry point of the cuda_kernels plugin: its engines and the generated plugin API.
 #include "CudaKernelsHandle.hpp"
+#include "attention/AttentionEngine.hpp"
 #include "matmul/CublasLtEngine.hpp"
 #include "norm/NormEngine.hpp"
 #include "pointwise/PointwiseEngine.hpp"
@@ -18,6 +19,7 @@ struct CudaKernelsPluginContainer {
             engines.addEngine(std::make_unique<PointwiseEngine>());
             engines.addEngine(std::make_unique<NormEngine>());
             engines.addEngine(std::make_unique<CublasLtEngine>());
+            engines.addEngine(std::make_unique<AttentionEngine>());
             return engines;
         }();
         return manager;

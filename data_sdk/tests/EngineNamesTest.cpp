@@ -60,7 +60,8 @@ TEST(DataSdkEngineNames, ShippedEnginesAreRegisteredWithHashIds) {
     };
     const std::set<std::string> expectedNames = {
         "CPU_REFERENCE_ENGINE",  "ONEDNN_ENGINE",    "CUDNN_ENGINE",    "CUDNN_ENGINE_DETERMINISTIC",
-        "CUDA_POINTWISE_ENGINE", "CUDA_NORM_ENGINE", "CUBLASLT_ENGINE", "CUDA_SDPA_ENGINE", "CUDA_GRAPH_ENGINE"};
+        "CUDA_POINTWISE_ENGINE", "CUDA_NORM_ENGINE", "CUBLASLT_ENGINE", "CUDA_SDPA_ENGINE",
+        "CUDA_GRAPH_ENGINE"};
     std::set<std::string> names;
     for (const auto& [name, id] : shipped) {
         names.insert(name);

@@ -43,7 +43,7 @@ struct AttentionSource {
 };
 
 /// Rows per tile: the largest power of two up to 32 whose tile of max(D, Dv) floats fits 2048
-/// (so four tiles and the score tile fit the 48 KiB of static shared memory).
+/// (so four row tiles and two score tiles, at most 42 KiB, fit the 48 KiB of static shared memory).
 int attentionTile(int64_t headDim, int64_t valueDim);
 
 /// The kernels keep weight (i, j) when the hash's top 53 bits are at least this, which is exactly

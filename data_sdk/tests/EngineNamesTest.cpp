@@ -55,11 +55,13 @@ TEST(DataSdkEngineNames, ShippedEnginesAreRegisteredWithHashIds) {
         {utilities::CUDA_POINTWISE_ENGINE_NAME, utilities::CUDA_POINTWISE_ENGINE_ID},
         {utilities::CUDA_NORM_ENGINE_NAME, utilities::CUDA_NORM_ENGINE_ID},
         {utilities::CUBLASLT_ENGINE_NAME, utilities::CUBLASLT_ENGINE_ID},
+        {utilities::CUDA_SDPA_ENGINE_NAME, utilities::CUDA_SDPA_ENGINE_ID},
         {utilities::CUDA_GRAPH_ENGINE_NAME, utilities::CUDA_GRAPH_ENGINE_ID},
     };
     const std::set<std::string> expectedNames = {
         "CPU_REFERENCE_ENGINE",  "ONEDNN_ENGINE",    "CUDNN_ENGINE",    "CUDNN_ENGINE_DETERMINISTIC",
-        "CUDA_POINTWISE_ENGINE", "CUDA_NORM_ENGINE", "CUBLASLT_ENGINE", "CUDA_GRAPH_ENGINE"};
+        "CUDA_POINTWISE_ENGINE", "CUDA_NORM_ENGINE", "CUBLASLT_ENGINE", "CUDA_SDPA_ENGINE",
+        "CUDA_GRAPH_ENGINE"};
     std::set<std::string> names;
     for (const auto& [name, id] : shipped) {
         names.insert(name);

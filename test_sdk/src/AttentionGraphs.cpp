@@ -13,12 +13,30 @@ namespace {
 // The case's options; its bias (when it has one) added to `builder` as tensor `biasUid`.
 SdpaOptions optionsOf(const AttentionCase& c, GraphBuilder& builder, int64_t biasUid) {
     SdpaOptions options;
-    options.scale = c.scale;
+    if (c.scaleTensor) {
+        builder.addTensor(15, "scale", fb::DataType::FLOAT, {1, 1, 1, 1});
+        options.scaleTensor = 15;
+    } else {
+        options.scale = c.scale;
+    }
     options.causal = c.causal && !c.bottomRight;
     options.causalBottomRight = c.causal && c.bottomRight;
     if (c.bias) {
         builder.addTensor(biasUid, "bias", fb::DataType::FLOAT, {1, c.heads, c.seqQ, c.seqKv});
         options.bias = biasUid;
+    }
+    if (c.padding) {
+        builder.addTensor(11, "seq_len_q", fb::DataType::INT32, {c.batch, 1, 1, 1})
+            .addTensor(12, "seq_len_kv", fb::DataType::INT32, {c.batch, 1, 1, 1});
+        options.seqLenQ = 11;
+        options.seqLenKv = 12;
+    }
+    if (c.dropout > 0.0F) {
+        builder.addTensor(13, "seed", fb::DataType::INT64, {1, 1, 1, 1})
+            .addTensor(14, "offset", fb::DataType::INT64, {1, 1, 1, 1});
+        options.dropoutProbability = c.dropout;
+        options.seed = 13;
+        options.offset = 14;
     }
     return options;
 }
@@ -35,7 +53,11 @@ std::string AttentionCase::describe() const {
     text << "B" << batch << " H" << heads << "/" << kvHeads << " Sq" << seqQ << " Skv" << seqKv << " D" << dim
          << "/" << valueDim << (bshd ? " bshd" : " bhsd")
          << (causal ? (bottomRight ? " causal-br" : " causal-tl") : "") << (bias ? " bias" : "")
-         << (stats ? " stats" : "") << " " << fb::EnumNameDataType(type);
+         << (stats ? " stats" : "") << (scaleTensor ? " scale-tensor" : "") << (padding ? " padding" : "");
+    if (dropout > 0.0F) {
+        text << " dropout" << dropout;
+    }
+    text << " " << fb::EnumNameDataType(type);
     return text.str();
 }
 

@@ -248,6 +248,9 @@ void addSdpaOptions(TableBuilder& table, const SdpaOptions& options) {
     if (options.scale) {
         table.add_attn_scale_value(*options.scale);
     }
+    if (options.scaleTensor) {
+        table.add_scale_tensor_uid(*options.scaleTensor);
+    }
     table.add_causal_mask(options.causal);
     table.add_causal_mask_bottom_right(options.causalBottomRight);
     if (options.bias) {

@@ -78,12 +78,54 @@ std::map<int64_t, HostTensor> makeHostTensors(const hipdnn_flatbuffers_sdk::Grap
                 hipdnn_test_sdk::writeElement(host.type, host.bytes.data(), i, distribution(random));
             }
         }
+        if (const auto given = options.values.find(tensor->uid()); given != options.values.end()) {
+            EXPECT_EQ(static_cast<int64_t>(given->second.size()), storage)
+                << "values given for tensor uid " << tensor->uid() << " do not cover its storage";
+            for (int64_t i = 0; i < std::min<int64_t>(storage, static_cast<int64_t>(given->second.size()));
+                 ++i) {
+                hipdnn_test_sdk::writeElement(host.type, host.bytes.data(), i,
+                                              given->second[static_cast<size_t>(i)]);
+            }
+        }
         tensors[tensor->uid()] = std::move(host);
     }
     return tensors;
 }
 
+// Runs `bytes` on the CPU handle over `tensors` (outputs written in place).
+std::string runOnCpu(const std::vector<uint8_t>& bytes, std::map<int64_t, HostTensor>& tensors) {
+    std::map<int64_t, void*> hostPointers;
+    for (auto& [uid, tensor] : tensors) {
+        hostPointers[uid] = tensor.bytes.data();
+    }
+    std::vector<std::byte> hostWorkspace;
+    return hipdnn_test_sdk::runThroughBackend(Backend::instance().cpu->get(), bytes, hostPointers,
+                                              [&](size_t size) -> void* {
+                                                  hostWorkspace.resize(size);
+                                                  return hostWorkspace.data();
+                                              });
+}
+
 }  // namespace
+
+std::map<int64_t, std::vector<double>> referenceTensors(const GraphBuilder& builder,
+                                                        const RunOptions& options) {
+    const std::vector<uint8_t> bytes = builder.build();
+    const hipdnn_flatbuffers_sdk::GraphWrapper graph(bytes.data(), bytes.size());
+    std::map<int64_t, HostTensor> tensors = makeHostTensors(graph, options);
+    const std::string error = runOnCpu(bytes, tensors);
+    EXPECT_EQ(error, "") << "CPU reference run failed";
+    std::map<int64_t, std::vector<double>> values;
+    for (const auto& [uid, tensor] : tensors) {
+        const auto count =
+            static_cast<int64_t>(tensor.bytes.size() / hipdnn_test_sdk::dataTypeSize(tensor.type));
+        std::vector<double>& elements = values[uid];
+        for (int64_t i = 0; i < count; ++i) {
+            elements.push_back(hipdnn_test_sdk::readElement(tensor.type, tensor.bytes.data(), i));
+        }
+    }
+    return values;
+}
 
 const std::filesystem::path& kernelCacheDirectory() {
     static const std::filesystem::path directory = [] {
@@ -107,18 +149,8 @@ void expectMatchesReference(const GraphBuilder& builder, const RunOptions& optio
     std::map<int64_t, HostTensor> reference = makeHostTensors(graph, options);
     std::map<int64_t, HostTensor> actual = reference;
 
-    std::map<int64_t, void*> hostPointers;
-    for (auto& [uid, tensor] : reference) {
-        hostPointers[uid] = tensor.bytes.data();
-    }
     Backend& backend = Backend::instance();
-    std::vector<std::byte> hostWorkspace;
-    const std::string cpuError = hipdnn_test_sdk::runThroughBackend(backend.cpu->get(), bytes, hostPointers,
-                                                                    [&](size_t size) -> void* {
-                                                                        hostWorkspace.resize(size);
-                                                                        return hostWorkspace.data();
-                                                                    });
-    ASSERT_EQ(cpuError, "") << "CPU reference run failed";
+    ASSERT_EQ(runOnCpu(bytes, reference), "") << "CPU reference run failed";
 
     const size_t padding = options.misalign ? 16 : 0;
     std::map<int64_t, DeviceBuffer> device;

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace cuda_kernels_integration {
 
@@ -22,6 +23,9 @@ using hipdnn_test_sdk::GraphBuilder;
 struct RunOptions {
     /// Input value ranges by uid; default [-1, 1]. Values are seeded from HIPDNN_GLOBAL_TEST_SEED.
     std::map<int64_t, std::pair<double, double>> ranges;
+    /// Input values by uid, one per stored element in storage order, replacing the random ones
+    /// (sequence lengths, a dropout seed, the forward results a backward graph reads).
+    std::map<int64_t, std::vector<double>> values;
     /// Device pointers one element past an allocation's start, so that 16-byte vector accesses
     /// are impossible and the engine must run its scalar kernel.
     bool misalign = false;
@@ -42,6 +46,11 @@ struct RunOptions {
 /// HIPDNN_CACHE_DIR (with HIPDNN_DISABLE_CACHE unset) before the plugin first reads them and
 /// removed at exit, so that the tests neither use nor fill the user's cache.
 const std::filesystem::path& kernelCacheDirectory();
+
+/// Every tensor in memory of `builder` after the CPU reference ran it, by uid: the inputs
+/// expectMatchesReference makes from `options` and the outputs, one value per stored element.
+std::map<int64_t, std::vector<double>> referenceTensors(const GraphBuilder& builder,
+                                                        const RunOptions& options = {});
 
 /// Fails the current test when an output differs from the CPU reference beyond tolerance, or when
 /// the engine fails to plan or run the graph.

@@ -1,5 +1,6 @@
 // Entry point of the cuda_kernels plugin: its engines and the generated plugin API.
 #include "CudaKernelsHandle.hpp"
+#include "attention/AttentionEngine.hpp"
 #include "graph/GraphEngine.hpp"
 #include "matmul/CublasLtEngine.hpp"
 #include "norm/NormEngine.hpp"
@@ -19,6 +20,7 @@ struct CudaKernelsPluginContainer {
             engines.addEngine(std::make_unique<PointwiseEngine>());
             engines.addEngine(std::make_unique<NormEngine>());
             engines.addEngine(std::make_unique<CublasLtEngine>());
+            engines.addEngine(std::make_unique<AttentionEngine>());
             // Last: it runs, node by node, the graphs the fused engines above decline.
             engines.addEngine(std::make_unique<GraphEngine>());
             return engines;

@@ -41,15 +41,16 @@ TEST_F(CudaKernelsPluginLibrary, ReportsItsNameEnginesAndDevice) {
               HIPDNN_PLUGIN_STATUS_SUCCESS);
     EXPECT_STREQ(name, "cuda_kernels");
     uint32_t count = 0;
-    int64_t ids[5] = {};
+    int64_t ids[6] = {};
     ASSERT_EQ(symbol<decltype(&hipdnnEnginePluginGetAllEngineIds)>("hipdnnEnginePluginGetAllEngineIds")(
-                  ids, 5, &count),
+                  ids, 6, &count),
               HIPDNN_PLUGIN_STATUS_SUCCESS);
-    ASSERT_EQ(count, 4U);
+    ASSERT_EQ(count, 5U);
     EXPECT_EQ(ids[0], hipdnn_data_sdk::utilities::CUDA_POINTWISE_ENGINE_ID);
     EXPECT_EQ(ids[1], hipdnn_data_sdk::utilities::CUDA_NORM_ENGINE_ID);
     EXPECT_EQ(ids[2], hipdnn_data_sdk::utilities::CUBLASLT_ENGINE_ID);
-    EXPECT_EQ(ids[3], hipdnn_data_sdk::utilities::CUDA_GRAPH_ENGINE_ID);
+    EXPECT_EQ(ids[3], hipdnn_data_sdk::utilities::CUDA_SDPA_ENGINE_ID);
+    EXPECT_EQ(ids[4], hipdnn_data_sdk::utilities::CUDA_GRAPH_ENGINE_ID);
     hipdnnDeviceType_ext_t device = HIPDNN_DEVICE_TYPE_CPU_EXT;
     ASSERT_EQ(symbol<decltype(&hipdnnEnginePluginGetDeviceType_ext)>("hipdnnEnginePluginGetDeviceType_ext")(
                   &device),

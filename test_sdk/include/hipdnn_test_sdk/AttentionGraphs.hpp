@@ -21,10 +21,19 @@ struct AttentionCase {
     bool bias = false;
     bool stats = false;
     float scale = 1.0F;
+    /// The scale as a FLOAT tensor in memory (uid 15, dims 1x1x1x1) instead of attn_scale_value;
+    /// the test fills it with `scale`.
+    bool scaleTensor = false;
+    /// A padding mask: INT32 seq_len_q (uid 11) and seq_len_kv (uid 12), dims (B, 1, 1, 1), whose
+    /// lengths the test fills.
+    bool padding = false;
+    /// > 0: dropout with this probability, INT64 seed (uid 13) and offset (uid 14) filled by the test.
+    float dropout = 0.0F;
     hipdnn_flatbuffers_sdk::data_objects::DataType type =
         hipdnn_flatbuffers_sdk::data_objects::DataType::FLOAT;
 
-    /// "B1 H4/2 Sq17 Skv64 D16/16 bhsd causal-tl bias stats BFLOAT16".
+    /// "B1 H4/2 Sq17 Skv64 D16/16 bhsd causal-tl bias stats BFLOAT16" (with "scale-tensor", "padding"
+    /// and "dropout0.1" where set).
     std::string describe() const;
 };
 

@@ -84,7 +84,8 @@ struct BatchnormBackwardPorts {
 /// Attention's optional ports and options, the same for forward and backward. Sequence lengths
 /// set padding_mask; a dropout probability needs the seed and offset.
 struct SdpaOptions {
-    std::optional<float> scale;  // attn_scale_value; absent: 1 (no scaling)
+    std::optional<float> scale;          // attn_scale_value; absent: 1 (no scaling)
+    std::optional<int64_t> scaleTensor;  // scale_tensor_uid (instead of attn_scale_value)
     bool causal = false;
     bool causalBottomRight = false;
     std::optional<int64_t> bias;

@@ -106,7 +106,7 @@ void addSpecSubcommand(CLI::App& app, ParseState& state, Command command) {
 void addDbCommands(CLI::App& app, ParseState& state) {
     state.dbApp = app.add_subcommand("db", "the tuning database: show, merge, prune, export");
     state.dbApp->fallthrough();
-    state.dbApp->require_subcommand(1);
+    // No require_subcommand: an unknown word is then reported by name ("not expected: WORD").
     auto& files = state.invocation.dbFiles;
     CLI::App* show =
         state.dbApp->add_subcommand("show", "list the records (of FILE, else the current database)");
@@ -179,6 +179,9 @@ Invocation finish(ParseState& state) {
             invocation.dbAction = action;
             return invocation;
         }
+    }
+    if (state.dbApp->parsed()) {
+        throw UsageError("db: a subcommand is required (show, merge, prune or export)");
     }
     invocation.command = state.batchApp->parsed()  ? Command::Batch
                          : state.tuneApp->parsed() ? Command::Tune

@@ -40,11 +40,20 @@ if(CONCURRENT)
     foreach(index RANGE 1 ${CONCURRENT})
         math(EXPR m "8 + ${index}")
         file(WRITE ${WORK}/tune${index}.batch "matmul -b 1 -m ${m} -n 8 -k 8\n")
-        list(APPEND commands COMMAND ${DRIVER} tune ${WORK}/tune${index}.batch --iters 3 --warmup 1)
+        # Each writes to its own file: the commands of one execute_process form a pipeline, and a
+        # process writing into the pipe of one that already exited would die of SIGPIPE.
+        list(APPEND commands COMMAND sh -c
+             "'${DRIVER}' tune '${WORK}/tune${index}.batch' --iters 3 --warmup 1 > '${WORK}/tune${index}.out' 2>&1")
     endforeach()
-    # The commands of one execute_process run at once (as a pipeline; each one's output is small).
+    # The commands of one execute_process run at once.
     execute_process(${commands} RESULTS_VARIABLE statuses OUTPUT_VARIABLE out ERROR_VARIABLE err)
-    message("${out}${err}")
+    foreach(index RANGE 1 ${CONCURRENT})
+        file(READ ${WORK}/tune${index}.out text)
+        message("${text}")
+        if(NOT text MATCHES "1 of 1 problem\\(s\\) recorded")
+            message(FATAL_ERROR "tune process ${index} did not record its problem")
+        endif()
+    endforeach()
     foreach(status IN LISTS statuses)
         if(NOT status EQUAL 0)
             message(FATAL_ERROR "a tune process exited with ${statuses}")

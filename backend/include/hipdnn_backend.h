@@ -132,6 +132,46 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendCreateAndDeserializeExecutionP
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendRecordTuningResult_ext(
     hipdnnBackendDescriptor_t execution_plan, double median_ms, double runner_up_ms, const char* tool);
 
+/// The tuning database files below hold one record per line (a JSON object: graph, device, plugin,
+/// plugin_version, engine, knobs, median_ms, margin_ms, date, tool and, for a merged record,
+/// provenance), at most one per graph and device. "The current database" is
+/// <HIPDNN_CACHE_DIR>/tuning.jsonl as the environment names it at the call; each of these calls
+/// returns NOT_SUPPORTED when the environment turns the database off. Files named by the caller
+/// must exist and hold only valid lines: otherwise BAD_PARAM naming the file (and the first bad
+/// line, with how many more there are).
+
+/// The current database's path. Two-call; the size includes the terminating NUL.
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnGetTuningDatabasePath_ext(size_t requested_byte_size,
+                                                                     size_t* byte_size, char* buffer);
+/// The records of `database_path` (NULL: the current database, empty when it does not exist yet)
+/// as JSON lines, each ending in a newline, in file order. Two-call; the size includes the
+/// terminating NUL. A malformed line of the current database is BAD_PARAM naming it, as for any
+/// file: hipdnnPruneTuningDatabase_ext drops such lines.
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnGetTuningRecords_ext(const char* database_path,
+                                                                size_t requested_byte_size, size_t* byte_size,
+                                                                char* buffer);
+/// Merges `num_paths` database files into the current one, under its lock: per graph and device
+/// the record with the smaller median stays; a record taken from a file records where it came
+/// from ("provenance": the file's absolute path, unless it already names an earlier source).
+/// Every file is read and checked before anything changes. `merged_count` (may be NULL): the
+/// records taken from the files.
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnMergeTuningDatabases_ext(size_t num_paths,
+                                                                    const char* const* database_paths,
+                                                                    size_t* merged_count);
+/// Drops from the handle's database the records nothing loaded can use: a plugin name and version
+/// that no plugin loaded by the handle has (whatever device it serves), a CPU record measured on
+/// another CPU fingerprint than the handle's (CPU handles only; GPU records are judged by their
+/// plugin), and malformed lines. Each dropped record is logged at info with its reason.
+/// `removed_count` (may be NULL): how many were dropped. NOT_SUPPORTED when the handle was created
+/// with the database off.
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnPruneTuningDatabase_ext(hipdnnHandle_t handle,
+                                                                   size_t* removed_count);
+/// Writes the current database's records to `path` (through a temporary file renamed over it, so
+/// a reader never sees part of it). BAD_PARAM when the directory of `path` does not exist or
+/// `path` is a directory, or the current database holds a malformed line. `exported_count` (may
+/// be NULL): the records written.
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnExportTuningDatabase_ext(const char* path, size_t* exported_count);
+
 /* ---- Errors and version ---- */
 
 HIPDNN_BACKEND_EXPORT const char* hipdnnGetErrorString(hipdnnStatus_t status);

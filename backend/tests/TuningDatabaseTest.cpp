@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -25,9 +26,13 @@ using hipdnn_backend::tuning::cpuFingerprintFrom;
 using hipdnn_backend::tuning::fromJsonLine;
 using hipdnn_backend::tuning::mergeRecords;
 using hipdnn_backend::tuning::parseDatabase;
+using hipdnn_backend::tuning::PluginIdentity;
+using hipdnn_backend::tuning::pruneRecords;
+using hipdnn_backend::tuning::readDatabaseFile;
 using hipdnn_backend::tuning::toJsonLine;
 using hipdnn_backend::tuning::TuningDatabase;
 using hipdnn_backend::tuning::TuningRecord;
+using hipdnn_backend::tuning::writeDatabaseFile;
 using ::testing::HasSubstr;
 
 TuningRecord makeRecord(const std::string& graphKey, const std::string& engine = "ONEDNN_ENGINE") {
@@ -256,7 +261,7 @@ TEST(TuningRecords, MergeKeepsTheFasterRecordPerKeyWithItsProvenance) {
                                           makeRecord("3333333333333333")};
     incoming[0].medianMs = 0.5;  // faster: replaces
     incoming[1].medianMs = 2.0;  // slower: ignored
-    mergeRecords(records, incoming, "other.jsonl");
+    EXPECT_EQ(mergeRecords(records, incoming, "other.jsonl"), 2u);
     ASSERT_EQ(records.size(), 3u);
     EXPECT_EQ(records[0].engine, "CPU_REFERENCE_ENGINE");
     EXPECT_EQ(records[0].provenance, "other.jsonl");
@@ -264,6 +269,62 @@ TEST(TuningRecords, MergeKeepsTheFasterRecordPerKeyWithItsProvenance) {
     EXPECT_EQ(records[1].provenance, "");
     EXPECT_EQ(records[2].graphKey, "3333333333333333");
     EXPECT_EQ(records[2].provenance, "other.jsonl");
+}
+
+TEST(TuningRecords, PruneDropsRecordsOfPluginsOrCpusNotPresentAndSaysWhy) {
+    const std::string thisCpu = "cpu Test CPU; isa avx2; threads 2";
+    std::vector<TuningRecord> records = {makeRecord("1111111111111111"), makeRecord("2222222222222222"),
+                                         makeRecord("3333333333333333"), makeRecord("4444444444444444")};
+    records[1].pluginVersion = "1.2.2";                        // an older build of the plugin
+    records[2].device = "cpu Other CPU; isa avx2; threads 2";  // another machine
+    records[3].device = "gpu 0";                               // judged by its plugin only
+    const auto dropped = pruneRecords(records, thisCpu, {{"cpu_reference", "0.1.0"}, {"onednn", "1.2.3"}});
+    ASSERT_EQ(records.size(), 2u);
+    EXPECT_EQ(records[0].graphKey, "1111111111111111");
+    EXPECT_EQ(records[1].graphKey, "4444444444444444");
+    ASSERT_EQ(dropped.size(), 2u);
+    EXPECT_THAT(dropped[0], HasSubstr("graph 2222222222222222"));
+    EXPECT_THAT(dropped[0], HasSubstr("plugin onednn 1.2.2 is not loaded"));
+    EXPECT_THAT(dropped[1], HasSubstr("graph 3333333333333333"));
+    EXPECT_THAT(dropped[1], HasSubstr("another CPU"));
+
+    std::vector<TuningRecord> unjudged = {makeRecord("5555555555555555")};
+    unjudged[0].device = "cpu Other CPU; isa avx2; threads 2";
+    EXPECT_TRUE(pruneRecords(unjudged, "", {PluginIdentity{"onednn", "1.2.3"}}).empty());
+    EXPECT_TRUE(pruneRecords(unjudged, "", {}).size() == 1 && unjudged.empty());
+}
+
+TEST_F(TuningDatabaseFile, ANamedFileIsReadWholeOrRefusedNamingTheFileAndLine) {
+    const std::vector<TuningRecord> written = {makeRecord("1111111111111111"),
+                                               makeRecord("2222222222222222")};
+    writeDatabaseFile(_file, written);
+    const auto read = readDatabaseFile(_file);
+    ASSERT_EQ(read.size(), 2u);
+    expectSameRecord(read[1], written[1]);
+
+    const auto refusal = [](const fs::path& file) {
+        try {
+            static_cast<void>(readDatabaseFile(file));
+        } catch (const std::invalid_argument& error) {
+            return std::string(error.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_THAT(refusal(_directory / "missing.jsonl"), HasSubstr("missing.jsonl does not exist"));
+    EXPECT_THAT(refusal(_directory), HasSubstr("is not a regular file"));
+    writeText(_file, toJsonLine(written[0]) + "\n{\"graph\":1}\nnot json\n");
+    EXPECT_THAT(refusal(_file), HasSubstr(_file.string() + " line 2: "));
+    EXPECT_THAT(refusal(_file), HasSubstr("(and 1 more bad lines)"));
+}
+
+TEST_F(TuningDatabaseFile, RewriteReportsTheBadLinesItDropped) {
+    const std::string good = toJsonLine(makeRecord("1111111111111111")) + "\n";
+    writeText(_file, good + "{truncated\n");
+    TuningDatabase database(_file, [](const std::string&) {});
+    const auto dropped = database.rewrite(nullptr);
+    ASSERT_EQ(dropped.size(), 1u);
+    EXPECT_THAT(dropped[0], HasSubstr(_file.string() + " line 2"));
+    EXPECT_EQ(readText(_file), good);
 }
 
 TEST(DeviceFingerprint, NamesTheModelTheExtensionsAndTheThreads) {

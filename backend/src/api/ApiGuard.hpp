@@ -2,7 +2,9 @@
 // error, logs failures. Nothing throws across the C boundary.
 #pragma once
 
+#include <cstring>
 #include <new>
+#include <string>
 
 #include "core/HipdnnException.hpp"
 #include "core/LastError.hpp"
@@ -44,6 +46,22 @@ inline void requireNotNull(const void* pointer, const char* argument) {
     if (pointer == nullptr) {
         throw HipdnnException(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, std::string(argument) + " is null");
     }
+}
+
+// Two-call pattern for byte outputs: always writes the size; copies when the buffer is given and
+// large enough. A given but too small buffer is BAD_PARAM_SIZE_INSUFFICIENT.
+inline void writeBytes(const void* data, size_t size, size_t requested, size_t* byteSize, void* buffer) {
+    requireNotNull(byteSize, "byte_size");
+    *byteSize = size;
+    if (buffer == nullptr || requested == 0) {
+        return;
+    }
+    if (requested < size) {
+        throw HipdnnException(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT,
+                              "The buffer holds " + std::to_string(requested) + " bytes but " +
+                                  std::to_string(size) + " are needed");
+    }
+    std::memcpy(buffer, data, size);
 }
 
 }  // namespace hipdnn_backend::api

@@ -1,5 +1,4 @@
 // Graph and plan (de)serialization extensions.
-#include <cstring>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -16,21 +15,6 @@ using namespace hipdnn_backend::api;
 using namespace hipdnn_backend::descriptors;
 
 namespace {
-
-// Two-call pattern for byte outputs: always writes the size; copies when the buffer is given and
-// large enough. A given but too small buffer is BAD_PARAM_SIZE_INSUFFICIENT.
-void writeBytes(const void* data, size_t size, size_t requested, size_t* byteSize, void* buffer) {
-    requireNotNull(byteSize, "byte_size");
-    *byteSize = size;
-    if (buffer == nullptr || requested == 0) {
-        return;
-    }
-    if (requested < size) {
-        throw HipdnnException(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT,
-                              fmt::format("The buffer holds {} bytes but {} are needed", requested, size));
-    }
-    std::memcpy(buffer, data, size);
-}
 
 std::shared_ptr<OperationGraphDescriptor> lookupGraph(hipdnnBackendDescriptor_t descriptor) {
     requireNotNull(descriptor, "descriptor");

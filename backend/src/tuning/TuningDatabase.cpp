@@ -113,8 +113,9 @@ ParsedDatabase parseDatabase(std::string_view text, const std::string& fileName)
     return parsed;
 }
 
-void mergeRecords(std::vector<TuningRecord>& records, const std::vector<TuningRecord>& incoming,
-                  const std::string& provenance) {
+size_t mergeRecords(std::vector<TuningRecord>& records, const std::vector<TuningRecord>& incoming,
+                    const std::string& provenance) {
+    size_t taken = 0;
     std::unordered_map<std::string, size_t> positions;
     for (size_t position = 0; position < records.size(); ++position) {
         positions.emplace(records[position].key(), position);
@@ -126,9 +127,98 @@ void mergeRecords(std::vector<TuningRecord>& records, const std::vector<TuningRe
         const auto [position, inserted] = positions.emplace(record.key(), records.size());
         if (inserted) {
             records.push_back(std::move(record));
+            ++taken;
         } else if (record.medianMs < records[position->second].medianMs) {
             records[position->second] = std::move(record);
+            ++taken;
         }
+    }
+    return taken;
+}
+
+std::vector<std::string> pruneRecords(std::vector<TuningRecord>& records, const std::string& cpuFingerprint,
+                                      const std::vector<PluginIdentity>& loaded) {
+    std::vector<std::string> dropped;
+    std::erase_if(records, [&](const TuningRecord& record) {
+        const std::string what =
+            "graph " + record.graphKey + " on " + record.device + " (" + record.engine + ")";
+        const bool pluginLoaded =
+            std::any_of(loaded.begin(), loaded.end(), [&](const PluginIdentity& plugin) {
+                return plugin.name == record.plugin && plugin.version == record.pluginVersion;
+            });
+        if (!pluginLoaded) {
+            dropped.push_back(what + ": plugin " + record.plugin + " " + record.pluginVersion +
+                              " is not loaded");
+            return true;
+        }
+        if (!cpuFingerprint.empty() && record.device.starts_with("cpu ") && record.device != cpuFingerprint) {
+            dropped.push_back(what + ": measured on another CPU than this one (" + cpuFingerprint + ")");
+            return true;
+        }
+        return false;
+    });
+    return dropped;
+}
+
+std::string summarizeProblems(const std::vector<std::string>& problems) {
+    if (problems.empty()) {
+        return {};
+    }
+    std::string summary = problems.front();
+    if (problems.size() > 1) {
+        summary += " (and " + std::to_string(problems.size() - 1) + " more bad lines)";
+    }
+    return summary;
+}
+
+std::vector<TuningRecord> readDatabaseFile(const std::filesystem::path& file) {
+    std::error_code error;
+    const auto status = std::filesystem::status(file, error);
+    if (!std::filesystem::exists(status)) {
+        throw std::invalid_argument("tuning database " + file.string() + " does not exist");
+    }
+    if (!std::filesystem::is_regular_file(status)) {
+        throw std::invalid_argument("tuning database " + file.string() + " is not a regular file");
+    }
+    if (::access(file.c_str(), R_OK) != 0) {
+        throw std::invalid_argument("tuning database " + file.string() +
+                                    " cannot be read: " + std::strerror(errno));
+    }
+    ParsedDatabase parsed = parseDatabase(readText(file), file.string());
+    if (!parsed.problems.empty()) {
+        throw std::invalid_argument("tuning database " + summarizeProblems(parsed.problems));
+    }
+    return std::move(parsed.records);
+}
+
+void writeDatabaseFile(const std::filesystem::path& file, const std::vector<TuningRecord>& records) {
+    static std::atomic<unsigned> counter{0};
+    std::filesystem::path temporary = file;
+    temporary += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+    std::string text;
+    for (const auto& record : records) {
+        text += toJsonLine(record);
+        text += '\n';
+    }
+    const int descriptor = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (descriptor < 0) {
+        throw systemError("creating", temporary);
+    }
+    try {
+        writeAll(descriptor, text, temporary);
+        if (::fsync(descriptor) != 0) {
+            throw systemError("flushing", temporary);
+        }
+    } catch (...) {
+        ::close(descriptor);
+        ::unlink(temporary.c_str());
+        throw;
+    }
+    ::close(descriptor);
+    if (::rename(temporary.c_str(), file.c_str()) != 0) {
+        const auto failure = systemError("renaming " + temporary.string() + " to", file);
+        ::unlink(temporary.c_str());
+        throw failure;
     }
 }
 
@@ -182,9 +272,10 @@ void TuningDatabase::store(const TuningRecord& record) {
     });
 }
 
-void TuningDatabase::rewrite(const std::function<void(std::vector<TuningRecord>&)>& edit) {
+std::vector<std::string> TuningDatabase::rewrite(
+    const std::function<void(std::vector<TuningRecord>&)>& edit) {
     const std::lock_guard lock(_mutex);
-    rewriteLocked(edit);
+    return rewriteLocked(edit);
 }
 
 void TuningDatabase::refreshLocked() {
@@ -197,14 +288,11 @@ void TuningDatabase::refreshLocked() {
         indexLocked(std::move(parsed.records), current);
         return;
     }
-    std::string message = "tuning database " + parsed.problems.front();
-    if (parsed.problems.size() > 1) {
-        message += " (and " + std::to_string(parsed.problems.size() - 1) + " more bad lines)";
-    }
+    std::string message = "tuning database " + summarizeProblems(parsed.problems);
     message += "; rebuilding the file from its " + std::to_string(parsed.records.size()) + " valid records";
     _warn(message);
     try {
-        rewriteLocked(nullptr);
+        (void)rewriteLocked(nullptr);
     } catch (const std::exception& error) {
         _warn(std::string(error.what()) + "; using the valid records in memory only");
         indexLocked(std::move(parsed.records), current);
@@ -221,7 +309,8 @@ void TuningDatabase::indexLocked(std::vector<TuningRecord> records, std::optiona
     _loaded = true;
 }
 
-void TuningDatabase::rewriteLocked(const std::function<void(std::vector<TuningRecord>&)>& edit) {
+std::vector<std::string> TuningDatabase::rewriteLocked(
+    const std::function<void(std::vector<TuningRecord>&)>& edit) {
     std::error_code error;
     std::filesystem::create_directories(_file.parent_path(), error);
     if (error) {
@@ -231,43 +320,13 @@ void TuningDatabase::rewriteLocked(const std::function<void(std::vector<TuningRe
     const FileLock lock(_file);
     // Another process may have written since this one last read: edit what is on disk now. Bad
     // lines were reported when they were first read; rewriting drops them.
-    std::vector<TuningRecord> records = parseDatabase(readText(_file), _file.string()).records;
+    ParsedDatabase parsed = parseDatabase(readText(_file), _file.string());
     if (edit) {
-        edit(records);
+        edit(parsed.records);
     }
-    replaceFile(records);
-    indexLocked(std::move(records), identity());
-}
-
-void TuningDatabase::replaceFile(const std::vector<TuningRecord>& records) const {
-    static std::atomic<unsigned> counter{0};
-    std::filesystem::path temporary = _file;
-    temporary += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
-    std::string text;
-    for (const auto& record : records) {
-        text += toJsonLine(record);
-        text += '\n';
-    }
-    const int descriptor = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (descriptor < 0) {
-        throw systemError("creating", temporary);
-    }
-    try {
-        writeAll(descriptor, text, temporary);
-        if (::fsync(descriptor) != 0) {
-            throw systemError("flushing", temporary);
-        }
-    } catch (...) {
-        ::close(descriptor);
-        ::unlink(temporary.c_str());
-        throw;
-    }
-    ::close(descriptor);
-    if (::rename(temporary.c_str(), _file.c_str()) != 0) {
-        const auto failure = systemError("renaming " + temporary.string() + " to", _file);
-        ::unlink(temporary.c_str());
-        throw failure;
-    }
+    writeDatabaseFile(_file, parsed.records);
+    indexLocked(std::move(parsed.records), identity());
+    return std::move(parsed.problems);
 }
 
 }  // namespace hipdnn_backend::tuning

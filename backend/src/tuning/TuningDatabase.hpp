@@ -39,9 +39,34 @@ struct ParsedDatabase {
 
 // Merges `incoming` into `records`: a record of a new key is appended; of a key already present,
 // the one with the smaller median stays. A record taken from `incoming` without provenance gets
-// `provenance` (e.g. the name of the database it came from).
-void mergeRecords(std::vector<TuningRecord>& records, const std::vector<TuningRecord>& incoming,
-                  const std::string& provenance);
+// `provenance` (e.g. the name of the database it came from). Returns how many records of
+// `incoming` were taken.
+size_t mergeRecords(std::vector<TuningRecord>& records, const std::vector<TuningRecord>& incoming,
+                    const std::string& provenance);
+
+// A loaded plugin, as a record names the plugin that measured it.
+struct PluginIdentity {
+    std::string name;
+    std::string version;
+};
+
+// Drops the records nothing loaded can use: those whose plugin is not among `loaded` with the
+// version that measured it, and CPU records measured under another CPU fingerprint than
+// `cpuFingerprint` (empty: CPU records are not judged). GPU fingerprints name only an ordinal,
+// so a GPU record is judged by its plugin only. Returns one line per dropped record saying why.
+std::vector<std::string> pruneRecords(std::vector<TuningRecord>& records, const std::string& cpuFingerprint,
+                                      const std::vector<PluginIdentity>& loaded);
+
+// "<file> line <n>: <why>", with "(and <k> more bad lines)" when there are more.
+[[nodiscard]] std::string summarizeProblems(const std::vector<std::string>& problems);
+
+// The records of a database file that must exist and be wholly valid (a file to list or merge):
+// throws std::invalid_argument naming the file when it is missing, not a regular file or unreadable,
+// and naming the file and the line when a line is malformed.
+[[nodiscard]] std::vector<TuningRecord> readDatabaseFile(const std::filesystem::path& file);
+// Writes `records` as a database file: to a temporary file in the same directory, flushed, then
+// renamed over `file`. Throws std::runtime_error naming the file and the failing call.
+void writeDatabaseFile(const std::filesystem::path& file, const std::vector<TuningRecord>& records);
 
 class TuningDatabase {
 public:
@@ -62,8 +87,9 @@ public:
     // Inserts `record`, replacing the record of the same key. Throws std::runtime_error naming
     // the file and the failing call.
     void store(const TuningRecord& record);
-    // Replaces the file's records by what `edit` makes of them, under the lock.
-    void rewrite(const std::function<void(std::vector<TuningRecord>&)>& edit);
+    // Replaces the file's records by what `edit` makes of them, under the lock. Returns the bad
+    // lines the file held (dropped by the rewrite), as parseDatabase reports them.
+    std::vector<std::string> rewrite(const std::function<void(std::vector<TuningRecord>&)>& edit);
 
 private:
     struct FileIdentity {
@@ -77,9 +103,7 @@ private:
     // Reloads when the file changed; reports and rebuilds a corrupt file. Holds _mutex.
     void refreshLocked();
     void indexLocked(std::vector<TuningRecord> records, std::optional<FileIdentity> identity);
-    // Writes `records` to a temporary file and renames it over the database (lock held).
-    void replaceFile(const std::vector<TuningRecord>& records) const;
-    void rewriteLocked(const std::function<void(std::vector<TuningRecord>&)>& edit);
+    std::vector<std::string> rewriteLocked(const std::function<void(std::vector<TuningRecord>&)>& edit);
 
     std::filesystem::path _file;
     WarningSink _warn;

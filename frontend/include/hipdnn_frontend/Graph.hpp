@@ -213,6 +213,12 @@ public:
     static constexpr int kAutotuneTimedRuns = 5;
     // The median autotune measured for a candidate plan.
     Error get_autotune_median_ms_at_index(int64_t index, double& medianMs) const;
+    // Records built plan `index` as the fastest for this graph on its handle's device
+    // (hipdnnBackendRecordTuningResult_ext), for callers that time plans themselves (e.g. with
+    // device events): `runnerUpMs` is the second fastest median, or 0. GRAPH_NOT_SUPPORTED when
+    // the database is off or the graph has no canonical key; the message says which.
+    Error record_tuning_result_at_index(int64_t index, double medianMs, double runnerUpMs,
+                                        const std::string& tool) const;
 
     // ---- Knobs ----
     Error get_knobs_for_engine(int64_t engineId, std::vector<Knob>& knobs) const;

@@ -2,6 +2,7 @@
 
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 #include <hipdnn_plugin_sdk/DeviceBuffers.hpp>
+#include <hipdnn_plugin_sdk/GraphContextSerialization.hpp>
 #include <hipdnn_plugin_sdk/PluginError.hpp>
 
 #include <unordered_map>
@@ -14,6 +15,10 @@ using hipdnn_flatbuffers_sdk::GraphWrapper;
 CpuReferenceExecutionContext::CpuReferenceExecutionContext(
     std::shared_ptr<const hipdnn_test_sdk::CpuGraphExecutor> executor, GraphWrapper graph)
     : _executor(std::move(executor)), _graph(std::move(graph)) {}
+
+std::vector<uint8_t> CpuReferenceExecutionContext::serialize() const {
+    return hipdnn_plugin_sdk::serializeGraphContext(_graph);
+}
 
 void CpuReferenceExecutionContext::execute(hipdnn_plugin_sdk::PluginHandleBase& /*handle*/,
                                            void* /*workspace*/,
@@ -45,7 +50,8 @@ bool CpuReferenceEngine::isApplicable(CpuReferenceHandle& /*handle*/, const Grap
 
 std::vector<hipdnn_flatbuffers_sdk::data_objects::BehaviorNote> CpuReferenceEngine::behaviorNotes() const {
     // Every reference accumulates sequentially per output element: bitwise reproducible.
-    return {hipdnn_flatbuffers_sdk::data_objects::BehaviorNote::DETERMINISTIC};
+    return {hipdnn_flatbuffers_sdk::data_objects::BehaviorNote::DETERMINISTIC,
+            hipdnn_flatbuffers_sdk::data_objects::BehaviorNote::SUPPORTS_EXECUTION_PLAN_SERIALIZATION};
 }
 
 std::size_t CpuReferenceEngine::workspaceSize(CpuReferenceHandle& /*handle*/,
@@ -56,6 +62,16 @@ std::size_t CpuReferenceEngine::workspaceSize(CpuReferenceHandle& /*handle*/,
 
 std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> CpuReferenceEngine::createExecutionContext(
     CpuReferenceHandle& /*handle*/, const EngineConfigWrapper& /*config*/, const GraphWrapper& graph) const {
+    return contextFor(graph);
+}
+
+std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> CpuReferenceEngine::deserializeExecutionContext(
+    CpuReferenceHandle& /*handle*/, std::span<const uint8_t> bytes) const {
+    return contextFor(hipdnn_plugin_sdk::graphOfSerializedContext(bytes, name()));
+}
+
+std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> CpuReferenceEngine::contextFor(
+    const GraphWrapper& graph) const {
     std::string reason;
     if (!_executor->canExecute(graph, reason)) {
         throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE, reason);

@@ -8,8 +8,11 @@
 #include <hipdnn_plugin_sdk/PluginHandleBase.hpp>
 #include <hipdnn_test_sdk/CpuGraphExecutor.hpp>
 
+#include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 namespace cpu_reference_plugin {
 
@@ -24,6 +27,8 @@ public:
                                  hipdnn_flatbuffers_sdk::GraphWrapper graph);
 
     std::size_t workspaceSize() const override { return 0; }
+    /// The graph alone: CpuReferenceEngine::deserializeExecutionContext rebuilds the context from it.
+    std::vector<uint8_t> serialize() const override;
     void execute(hipdnn_plugin_sdk::PluginHandleBase& handle, void* workspace,
                  const hipdnn_plugin_sdk::DeviceBuffers& buffers) override;
 
@@ -51,7 +56,15 @@ public:
         CpuReferenceHandle& handle, const hipdnn_flatbuffers_sdk::EngineConfigWrapper& config,
         const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const override;
 
+    /// From IExecutionContext::serialize()'s bytes: BAD_PARAM when they are not a graph,
+    /// NOT_APPLICABLE when the engine does not run it.
+    std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> deserializeExecutionContext(
+        CpuReferenceHandle& handle, std::span<const uint8_t> bytes) const override;
+
 private:
+    std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> contextFor(
+        const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const;
+
     // Shared by every context: the registry is immutable after construction.
     std::shared_ptr<const hipdnn_test_sdk::CpuGraphExecutor> _executor;
 };

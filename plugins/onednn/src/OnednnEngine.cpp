@@ -14,6 +14,7 @@
 #include <hipdnn_data_sdk/logging/CallbackLogger.hpp>
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 #include <hipdnn_data_sdk/utilities/ShapeUtilities.hpp>
+#include <hipdnn_plugin_sdk/GraphContextSerialization.hpp>
 #include <hipdnn_plugin_sdk/PluginError.hpp>
 
 #include <algorithm>
@@ -117,7 +118,7 @@ std::unique_ptr<PlanStep> buildStep(const dnnl::engine& engine, const GraphWrapp
 }
 
 OnednnExecutionContext::OnednnExecutionContext(const dnnl::engine& engine, const GraphWrapper& graph)
-    : _stages(matchStages(graph)) {
+    : _serialized(hipdnn_plugin_sdk::serializeGraphContext(graph)), _stages(matchStages(graph)) {
     size_t privateBytes = 0;
     for (const Stage& stage : _stages) {
         _steps.push_back(buildStep(engine, graph, stage));
@@ -190,7 +191,8 @@ bool OnednnEngine::isApplicable(OnednnHandle& handle, const GraphWrapper& graph,
 }
 
 std::vector<fb::BehaviorNote> OnednnEngine::behaviorNotes() const {
-    return {fb::BehaviorNote::EXTERNAL_LIBRARY_DEPENDENCY};
+    return {fb::BehaviorNote::EXTERNAL_LIBRARY_DEPENDENCY,
+            fb::BehaviorNote::SUPPORTS_EXECUTION_PLAN_SERIALIZATION};
 }
 
 size_t OnednnEngine::workspaceSize(OnednnHandle& handle,
@@ -203,6 +205,11 @@ std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> OnednnEngine::createExecut
     OnednnHandle& handle, const hipdnn_flatbuffers_sdk::EngineConfigWrapper& /*config*/,
     const GraphWrapper& graph) const {
     return plan(handle, graph);
+}
+
+std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> OnednnEngine::deserializeExecutionContext(
+    OnednnHandle& handle, std::span<const uint8_t> bytes) const {
+    return plan(handle, hipdnn_plugin_sdk::graphOfSerializedContext(bytes, name()));
 }
 
 }  // namespace hipdnn_onednn

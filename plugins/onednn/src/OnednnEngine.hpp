@@ -13,8 +13,10 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -46,6 +48,10 @@ public:
 
     size_t workspaceSize() const override { return _workspaceBytes; }
 
+    /// The graph the context was built from: OnednnEngine::deserializeExecutionContext builds the
+    /// same primitives from it (no knob changes the plan).
+    std::vector<uint8_t> serialize() const override { return _serialized; }
+
     void execute(hipdnn_plugin_sdk::PluginHandleBase& handle, void* workspace,
                  const hipdnn_plugin_sdk::DeviceBuffers& buffers) override;
 
@@ -53,6 +59,7 @@ public:
     const std::vector<Stage>& stages() const { return _stages; }
 
 private:
+    std::vector<uint8_t> _serialized;
     std::vector<Stage> _stages;
     std::vector<std::unique_ptr<PlanStep>> _steps;
     std::vector<size_t> _privateOffsets;                  // per step
@@ -83,6 +90,11 @@ public:
     std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> createExecutionContext(
         OnednnHandle& handle, const hipdnn_flatbuffers_sdk::EngineConfigWrapper& config,
         const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const override;
+
+    /// From IExecutionContext::serialize()'s bytes: BAD_PARAM when they are not a graph,
+    /// NOT_APPLICABLE when the engine does not run it.
+    std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> deserializeExecutionContext(
+        OnednnHandle& handle, std::span<const uint8_t> bytes) const override;
 
 private:
     /// Plans the graph; Decline becomes PluginError(NOT_APPLICABLE).

@@ -96,4 +96,26 @@ void synchronizeDevice(bool onGpu) {
 #endif
 }
 
+Bindings bind(bool onGpu, const std::vector<HostTensor>& inputs, const std::vector<HostTensor>& outputs) {
+    Bindings bindings;
+    for (const auto& tensor : inputs) {
+        bindings.inputs.emplace_back(onGpu, tensor.bytes.size());
+        bindings.inputs.back().upload(tensor.bytes);
+        bindings.variantPack[tensor.uid] = bindings.inputs.back().data();
+    }
+    for (const auto& tensor : outputs) {
+        bindings.outputs.emplace_back(onGpu, tensor.bytes.size());
+        bindings.outputs.back().upload(tensor.bytes);
+        bindings.variantPack[tensor.uid] = bindings.outputs.back().data();
+    }
+    return bindings;
+}
+
+std::vector<HostTensor> download(const Bindings& bindings, std::vector<HostTensor> outputs) {
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        bindings.outputs[i].download(outputs[i].bytes);
+    }
+    return outputs;
+}
+
 }  // namespace hipdnn_driver

@@ -4,7 +4,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
+
+#include "Inputs.hpp"
 
 namespace hipdnn_driver {
 
@@ -31,5 +34,15 @@ private:
 
 // Waits for everything queued on the GPU (no-op for the CPU).
 void synchronizeDevice(bool onGpu);
+
+// Device copies of the inputs and (sentinel-filled) outputs, and the variant pack naming them.
+struct Bindings {
+    std::vector<DeviceBuffer> inputs;
+    std::vector<DeviceBuffer> outputs;
+    std::unordered_map<int64_t, void*> variantPack;
+};
+Bindings bind(bool onGpu, const std::vector<HostTensor>& inputs, const std::vector<HostTensor>& outputs);
+// The outputs' current contents, in the shapes of `outputs`.
+std::vector<HostTensor> download(const Bindings& bindings, std::vector<HostTensor> outputs);
 
 }  // namespace hipdnn_driver

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <ostream>
+#include <stdexcept>
 
 #include <hipdnn_test_sdk/Seed.hpp>
 
@@ -12,6 +13,8 @@
 #include "Options.hpp"
 #include "Runner.hpp"
 #include "SupportTable.hpp"
+#include "Tune.hpp"
+#include "TuningDb.hpp"
 #include "demo/Demo.hpp"
 
 namespace hipdnn_driver {
@@ -138,6 +141,10 @@ std::string joinWords(const std::vector<std::string>& words) {
 }
 
 int runInvocation(const Invocation& invocation, std::ostream& out) {
+    // The database commands but prune need no handle (and so load no plugin).
+    if (invocation.command == Command::Db) {
+        return runDb(invocation.dbAction, invocation.dbFiles, invocation.common, out);
+    }
     Session session(invocation.common.device);
     std::vector<Job> jobs;
     std::vector<Result> preResults;
@@ -146,6 +153,10 @@ int runInvocation(const Invocation& invocation, std::ostream& out) {
         case Command::List:
             printList(session, out);
             return 0;
+        case Command::Tune:
+            return runTune(session, invocation.batchFile, invocation.common, out);
+        case Command::Db:
+            throw std::logic_error("the db commands run before a session is created");
         case Command::SupportTable: {
             std::vector<Session*> sessions{&session};
             std::unique_ptr<Session> gpu;

@@ -39,6 +39,9 @@ struct ParseState {
     std::vector<SpecSubcommand> specSubcommands;
 
     CLI::App* batchApp = nullptr;
+    CLI::App* tuneApp = nullptr;
+    CLI::App* dbApp = nullptr;
+    std::vector<std::pair<CLI::App*, DbAction>> dbActions;
     CLI::App* listApp = nullptr;
     CLI::App* supportApp = nullptr;
 };
@@ -100,10 +103,41 @@ void addSpecSubcommand(CLI::App& app, ParseState& state, Command command) {
                                      }});
 }
 
+void addDbCommands(CLI::App& app, ParseState& state) {
+    state.dbApp = app.add_subcommand("db", "the tuning database: show, merge, prune, export");
+    state.dbApp->fallthrough();
+    // No require_subcommand: an unknown word is then reported by name ("not expected: WORD").
+    auto& files = state.invocation.dbFiles;
+    CLI::App* show =
+        state.dbApp->add_subcommand("show", "list the records (of FILE, else the current database)");
+    show->add_option("file", files, "a database file")->expected(0, 1);
+    CLI::App* merge = state.dbApp->add_subcommand(
+        "merge", "merge database files into the current one (the faster record per graph and device wins)");
+    merge->add_option("files", files, "database files")->required()->expected(1, -1);
+    CLI::App* prune = state.dbApp->add_subcommand(
+        "prune", "drop records of plugins or CPUs this machine does not have, and malformed lines");
+    CLI::App* exported =
+        state.dbApp->add_subcommand("export", "write the current database's records to PATH");
+    exported->add_option("path", files, "destination file")->required()->expected(1);
+    for (CLI::App* sub : {show, merge, prune, exported}) {
+        sub->fallthrough();
+    }
+    state.dbActions = {{show, DbAction::Show},
+                       {merge, DbAction::Merge},
+                       {prune, DbAction::Prune},
+                       {exported, DbAction::Export}};
+}
+
 void addOtherCommands(CLI::App& app, ParseState& state) {
     state.batchApp = app.add_subcommand("batch", "run one problem per line of FILE ('#' starts a comment)");
     state.batchApp->fallthrough();
     state.batchApp->add_option("file", state.invocation.batchFile, "batch file")->required();
+    state.tuneApp = app.add_subcommand(
+        "tune",
+        "time every plan of every engine on each problem of FILE; record the fastest in the tuning database");
+    state.tuneApp->fallthrough();
+    state.tuneApp->add_option("file", state.invocation.batchFile, "batch file")->required();
+    addDbCommands(app, state);
     addSpecSubcommand<DemoCaseSpec>(app, state, Command::Demo);
     state.listApp = app.add_subcommand("list", "loaded plugins, engines, knobs and the handle's device");
     state.listApp->fallthrough();
@@ -139,7 +173,18 @@ Invocation finish(ParseState& state) {
             return invocation;
         }
     }
+    for (const auto& [sub, action] : state.dbActions) {
+        if (sub->parsed()) {
+            invocation.command = Command::Db;
+            invocation.dbAction = action;
+            return invocation;
+        }
+    }
+    if (state.dbApp->parsed()) {
+        throw UsageError("db: a subcommand is required (show, merge, prune or export)");
+    }
     invocation.command = state.batchApp->parsed()  ? Command::Batch
+                         : state.tuneApp->parsed() ? Command::Tune
                          : state.listApp->parsed() ? Command::List
                                                    : Command::SupportTable;
     return invocation;

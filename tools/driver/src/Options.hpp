@@ -31,13 +31,17 @@ struct CommonOptions {
     bool verbose = false;
 };
 
-enum class Command { Problem, Batch, Demo, List, SupportTable };
+enum class DbAction { Show, Merge, Prune, Export };
+
+enum class Command { Problem, Batch, Tune, Db, Demo, List, SupportTable };
 
 struct Invocation {
     Command command = Command::Demo;
     CommonOptions common;
     ProblemSpec problem;
-    std::string batchFile;
+    std::string batchFile;  // batch and tune
+    DbAction dbAction = DbAction::Show;
+    std::vector<std::string> dbFiles;  // db show [FILE], db merge FILE..., db export PATH
 };
 
 // Parses argv without the program name. Returns the invocation, or nothing when the command

@@ -105,35 +105,6 @@ std::unique_ptr<fe::graph::Graph> buildPlan(hipdnnHandle_t handle, const std::ve
     return graph;
 }
 
-// Device copies of the inputs and (sentinel-filled) outputs, and the variant pack naming them.
-struct Bindings {
-    std::vector<DeviceBuffer> inputs;
-    std::vector<DeviceBuffer> outputs;
-    std::unordered_map<int64_t, void*> variantPack;
-};
-
-Bindings bind(bool onGpu, const std::vector<HostTensor>& inputs, const std::vector<HostTensor>& outputs) {
-    Bindings bindings;
-    for (const auto& tensor : inputs) {
-        bindings.inputs.emplace_back(onGpu, tensor.bytes.size());
-        bindings.inputs.back().upload(tensor.bytes);
-        bindings.variantPack[tensor.uid] = bindings.inputs.back().data();
-    }
-    for (const auto& tensor : outputs) {
-        bindings.outputs.emplace_back(onGpu, tensor.bytes.size());
-        bindings.outputs.back().upload(tensor.bytes);
-        bindings.variantPack[tensor.uid] = bindings.outputs.back().data();
-    }
-    return bindings;
-}
-
-std::vector<HostTensor> download(const Bindings& bindings, std::vector<HostTensor> outputs) {
-    for (size_t i = 0; i < outputs.size(); ++i) {
-        bindings.outputs[i].download(outputs[i].bytes);
-    }
-    return outputs;
-}
-
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
@@ -386,9 +357,8 @@ std::vector<Result> Runner::run(const JobPlan& plan, Progress& progress, size_t&
                         execute();
                         samples.push_back(millisecondsSince(start));
                     }
-                    const double each = std::max(samples.front(), 1e-3);
-                    const int more = std::min(options.iterations - 1,
-                                              static_cast<int>((kReferenceTimeBudgetMs - each) / each));
+                    const int more =
+                        runsWithinBudget(samples.front(), options.iterations - 1, kReferenceTimeBudgetMs);
                     if (more > 0) {
                         const auto extra = timeRuns(false, 0, more, execute);
                         samples.insert(samples.end(), extra.begin(), extra.end());

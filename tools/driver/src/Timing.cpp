@@ -26,6 +26,11 @@ TimingStats summarize(std::vector<double> samplesMs) {
     return stats;
 }
 
+int runsWithinBudget(double firstRunMs, int wanted, double budgetMs) {
+    const double each = std::max(firstRunMs, 1e-3);
+    return std::max(0, std::min(wanted, static_cast<int>((budgetMs - each) / each)));
+}
+
 std::vector<double> timeRuns(bool onGpu, int warmup, int iterations, const std::function<void()>& run) {
     for (int i = 0; i < warmup; ++i) {
         run();

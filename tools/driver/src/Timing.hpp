@@ -16,6 +16,10 @@ struct TimingStats {
 
 TimingStats summarize(std::vector<double> samplesMs);
 
+// How many more runs, up to `wanted`, fit in `budgetMs` after a first run that took `firstRunMs`
+// (a slow engine such as CPU_REFERENCE_ENGINE is timed within a budget).
+int runsWithinBudget(double firstRunMs, int wanted, double budgetMs);
+
 // Runs `run` `warmup` times untimed, then `iterations` times timed; one sample per run, in ms.
 std::vector<double> timeRuns(bool onGpu, int warmup, int iterations, const std::function<void()>& run);
 

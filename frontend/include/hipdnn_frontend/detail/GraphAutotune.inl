@@ -60,17 +60,30 @@ inline Error Graph::autotune(hipdnnHandle_t handle, std::unordered_map<int64_t, 
     HIPDNN_RETURN_FRONTEND_ERROR_IF(!fastest, ErrorCode::GRAPH_NOT_SUPPORTED,
                                     "autotune: no execution plan could be built. " + notSupportedMessage());
     activePlan_ = fastest;
-    const auto& winner = candidates_[*fastest];
-    const hipdnnStatus_t recorded =
-        hipdnnBackendRecordTuningResult_ext(winner.plan.get(), fastestMs, runnerUpMs, "autotune");
-    if (recorded == HIPDNN_STATUS_NOT_SUPPORTED) {
-        char message[HIPDNN_ERROR_STRING_MAX_LENGTH] = {};
-        hipdnnGetLastErrorString(message, sizeof(message));
-        HIPDNN_FE_LOG_INFO("autotune: engine " << winner.engineName << " kept, not recorded: " << message);
+    const Error recorded =
+        record_tuning_result_at_index(static_cast<int64_t>(*fastest), fastestMs, runnerUpMs, "autotune");
+    if (recorded.get_code() == ErrorCode::GRAPH_NOT_SUPPORTED) {
+        HIPDNN_FE_LOG_INFO("autotune: engine " << candidates_[*fastest].engineName
+                                               << " kept, not recorded: " << recorded.get_message());
         return {};
     }
-    return detail::checkBackend(recorded,
-                                "recording engine " + winner.engineName + " in the tuning database");
+    return recorded;
+}
+
+inline Error Graph::record_tuning_result_at_index(int64_t index, double medianMs, double runnerUpMs,
+                                                  const std::string& tool) const {
+    const detail::PlanCandidate* candidate = nullptr;
+    HIPDNN_CHECK_FRONTEND_ERROR(candidateAt(index, candidate));
+    HIPDNN_RETURN_FRONTEND_ERROR_IF(
+        !candidate->isBuilt(), ErrorCode::INVALID_STATE,
+        "plan " + std::to_string(index) + " (" + candidate->engineName + ") is not built");
+    const hipdnnStatus_t recorded =
+        hipdnnBackendRecordTuningResult_ext(candidate->plan.get(), medianMs, runnerUpMs, tool.c_str());
+    const std::string what = "recording engine " + candidate->engineName + " in the tuning database";
+    if (recorded == HIPDNN_STATUS_NOT_SUPPORTED) {
+        return {ErrorCode::GRAPH_NOT_SUPPORTED, detail::backendError(recorded, what).get_message()};
+    }
+    return detail::checkBackend(recorded, what);
 }
 
 inline Error Graph::get_autotune_median_ms_at_index(int64_t index, double& medianMs) const {

@@ -1,0 +1,36 @@
+// Plan serialization for engines whose execution context is a function of the graph alone (no
+// knob or other state changes the plan it builds): the serialized context is the graph's
+// FlatBuffer, and deserializing rebuilds the context from that graph, as the first build did.
+#pragma once
+
+#include <hipdnn_flatbuffers_sdk/FlatbufferError.hpp>
+#include <hipdnn_flatbuffers_sdk/GraphWrapper.hpp>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "PluginError.hpp"
+
+namespace hipdnn_plugin_sdk {
+
+/// What IExecutionContext::serialize() returns for a context built from `graph` alone.
+inline std::vector<uint8_t> serializeGraphContext(const hipdnn_flatbuffers_sdk::GraphWrapper& graph) {
+    return {graph.data(), graph.data() + graph.size()};
+}
+
+/// The verified graph of bytes serializeGraphContext produced; PluginError(BAD_PARAM) naming the
+/// engine and the graph's problem when they are not a valid graph.
+inline hipdnn_flatbuffers_sdk::GraphWrapper graphOfSerializedContext(std::span<const uint8_t> bytes,
+                                                                     const std::string& engineName) {
+    try {
+        return {bytes.data(), bytes.size()};
+    } catch (const hipdnn_flatbuffers_sdk::FlatbufferError& error) {
+        throw PluginError(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+                          "the serialized execution context of " + engineName + " (" +
+                              std::to_string(bytes.size()) + " bytes) is not a valid graph: " + error.what());
+    }
+}
+
+}  // namespace hipdnn_plugin_sdk

@@ -2,8 +2,8 @@
 //
 // Conventions: every function returns a hipdnnStatus_t (except the string getters); a failing
 // call leaves a message naming the problem in the calling thread's last-error buffer
-// (hipdnnGetLastErrorString), and so does an ENGINEHEUR finalize that finds no engine. Output parameters are untouched on failure. Counts are int64_t
-// for descriptor attributes and size_t for byte sizes.
+// (hipdnnGetLastErrorString), and so does an ENGINEHEUR finalize that finds no engine. Output parameters are
+// untouched on failure. Counts are int64_t for descriptor attributes and size_t for byte sizes.
 #ifndef HIPDNN_BACKEND_H
 #define HIPDNN_BACKEND_H
 
@@ -48,8 +48,7 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnCreateForDevice_ext(hipdnnHandle_t* h
                                                                hipdnnDeviceType_ext_t device_type,
                                                                int ordinal);
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnGetDevice_ext(hipdnnHandle_t handle,
-                                                         hipdnnDeviceType_ext_t* device_type,
-                                                         int* ordinal);
+                                                         hipdnnDeviceType_ext_t* device_type, int* ordinal);
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnDestroy(hipdnnHandle_t handle);
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetStream(hipdnnHandle_t handle, hipdnnStream_t stream);
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnGetStream(hipdnnHandle_t handle, hipdnnStream_t* stream);
@@ -111,8 +110,7 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendGetSerializedJsonGraph_ext(
 /// HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE (no plan serialization); the message names the plugin,
 /// the engine and the reason.
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendGetSerializedExecutionPlan_ext(
-    hipdnnBackendDescriptor_t execution_plan, size_t requested_byte_size, size_t* byte_size,
-    uint8_t* buffer);
+    hipdnnBackendDescriptor_t execution_plan, size_t requested_byte_size, size_t* byte_size, uint8_t* buffer);
 /// Creates a finalized EXECUTION_PLAN descriptor on `handle` from serialized bytes.
 /// NOT_SUPPORTED when no plugin serving the handle's device provides the plan's engine, or that
 /// plugin cannot rebuild serialized plans (as above).
@@ -198,9 +196,8 @@ typedef enum {
 /// Sets the custom engine plugin paths (directories or .so files; relative entries resolve
 /// against the directory of the backend library). Takes effect at the next handle creation;
 /// live handles keep the plugins they were created with.
-HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetEnginePluginPaths_ext(size_t num_paths,
-                                                                    const char* const* plugin_paths,
-                                                                    hipdnnPluginLoadingMode_ext_t loading_mode);
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetEnginePluginPaths_ext(
+    size_t num_paths, const char* const* plugin_paths, hipdnnPluginLoadingMode_ext_t loading_mode);
 /// LAZY (default): a plugin set no handle uses stays loaded until exit or a path change.
 /// EAGER: it is unloaded when its last handle is destroyed.
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetPluginUnloadMode_ext(hipdnnPluginUnloadingMode_ext_t mode);
@@ -235,7 +232,8 @@ typedef enum {
     HIPDNN_LOG_CALLBACK_ASYNC = 1,
 } hipdnnLogCallbackMode_t;
 
-/* hipdnnUserLogCallback_t and hipdnnUserLogCallbackHandle_t come from hipdnn_data_sdk/logging/CallbackTypes.h. */
+/* hipdnnUserLogCallback_t and hipdnnUserLogCallbackHandle_t come from
+ * hipdnn_data_sdk/logging/CallbackTypes.h. */
 
 /// Adds, updates (same callback and user_handle) or removes (min_level == HIPDNN_SEV_OFF) a
 /// user log callback. Messages still pass the global level first. ASYNC callbacks run on one

@@ -1,9 +1,10 @@
 // Opening a shared library at first use and resolving its functions, for the CUDA libraries the
-// plugin does not link (NVRTC, cuBLASLt): without them it still loads and declines with a reason.
+// plugin does not link (NVRTC, cuBLASLt, cuDNN): without them it still loads and declines with a reason.
 #pragma once
 
 #include <dlfcn.h>
 
+#include <memory>
 #include <string>
 
 namespace hipdnn_cuda_kernels {
@@ -22,6 +23,31 @@ bool resolveFunction(void* library, const char* libraryName, const char* name, F
         return false;
     }
     return true;
+}
+
+/// The process's one `Library` (a class with `static std::unique_ptr<Library> load(const char*,
+/// std::string&)`), loaded at the first call from `primary`, else from `fallback` (when not
+/// null); null with `reason` naming each failure.
+template <class Library>
+const Library* loadOnce(const char* primary, const char* fallback, std::string& reason) {
+    struct Outcome {
+        std::unique_ptr<Library> library;
+        std::string reason;
+    };
+    static const Outcome outcome = [&] {
+        Outcome loaded;
+        loaded.library = Library::load(primary, loaded.reason);
+        if (loaded.library == nullptr && fallback != nullptr) {
+            std::string fallbackReason;
+            loaded.library = Library::load(fallback, fallbackReason);
+            loaded.reason += "; " + fallbackReason;
+        }
+        return loaded;
+    }();
+    if (outcome.library == nullptr) {
+        reason = outcome.reason;
+    }
+    return outcome.library.get();
 }
 
 }  // namespace hipdnn_cuda_kernels

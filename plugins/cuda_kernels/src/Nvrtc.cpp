@@ -36,11 +36,6 @@ bool resolve(void* library, const char* libraryName, const char* name, F& functi
     return true;
 }
 
-struct LoadOutcome {
-    std::unique_ptr<Nvrtc> nvrtc;
-    std::string reason;
-};
-
 }  // namespace
 
 std::vector<std::string> nvrtcOptions(int computeCapability) {
@@ -107,15 +102,7 @@ std::unique_ptr<Nvrtc> Nvrtc::load(const char* libraryName, std::string& reason)
 }
 
 const Nvrtc* Nvrtc::instance(std::string& reason) {
-    static const LoadOutcome outcome = [] {
-        LoadOutcome loaded;
-        loaded.nvrtc = load(kNvrtcLibraryName, loaded.reason);
-        return loaded;
-    }();
-    if (outcome.nvrtc == nullptr) {
-        reason = outcome.reason;
-    }
-    return outcome.nvrtc.get();
+    return loadOnce<Nvrtc>(kNvrtcLibraryName, nullptr, reason);
 }
 
 CompileResult Nvrtc::compileToCubin(const std::string& source, const std::string& programName,

@@ -10,11 +10,6 @@ namespace {
 
 constexpr const char* kUnavailable = "cuDNN is not available: ";
 
-struct LoadOutcome {
-    std::unique_ptr<Cudnn> library;
-    std::string reason;
-};
-
 }  // namespace
 
 Cudnn::~Cudnn() {
@@ -47,20 +42,7 @@ std::unique_ptr<Cudnn> Cudnn::load(const char* libraryName, std::string& reason)
 }
 
 const Cudnn* Cudnn::instance(std::string& reason) {
-    static const LoadOutcome outcome = [] {
-        LoadOutcome loaded;
-        loaded.library = load(kCudnnLibraryName, loaded.reason);
-        if (loaded.library == nullptr) {
-            std::string fallbackReason;
-            loaded.library = load(kCudnnFallbackLibraryName, fallbackReason);
-            loaded.reason += "; " + fallbackReason;
-        }
-        return loaded;
-    }();
-    if (outcome.library == nullptr) {
-        reason = outcome.reason;
-    }
-    return outcome.library.get();
+    return loadOnce<Cudnn>(kCudnnLibraryName, kCudnnFallbackLibraryName, reason);
 }
 
 std::string Cudnn::describe(cudnnStatus_t status) const {

@@ -8,11 +8,6 @@ namespace {
 
 constexpr const char* kUnavailable = "cuBLASLt is not available: ";
 
-struct LoadOutcome {
-    std::unique_ptr<CublasLt> library;
-    std::string reason;
-};
-
 }  // namespace
 
 CublasLt::~CublasLt() {
@@ -50,20 +45,7 @@ std::unique_ptr<CublasLt> CublasLt::load(const char* libraryName, std::string& r
 }
 
 const CublasLt* CublasLt::instance(std::string& reason) {
-    static const LoadOutcome outcome = [] {
-        LoadOutcome loaded;
-        loaded.library = load(kCublasLtLibraryName, loaded.reason);
-        if (loaded.library == nullptr) {
-            std::string fallbackReason;
-            loaded.library = load(kCublasLtFallbackLibraryName, fallbackReason);
-            loaded.reason += "; " + fallbackReason;
-        }
-        return loaded;
-    }();
-    if (outcome.library == nullptr) {
-        reason = outcome.reason;
-    }
-    return outcome.library.get();
+    return loadOnce<CublasLt>(kCublasLtLibraryName, kCublasLtFallbackLibraryName, reason);
 }
 
 }  // namespace hipdnn_cuda_kernels

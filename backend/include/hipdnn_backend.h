@@ -150,7 +150,7 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnGetTuningRecords_ext(const char* data
                                                                 char* buffer);
 /// Merges `num_paths` database files into the current one, under its lock: per graph and device
 /// the record with the smaller median stays; a record taken from a file records where it came
-/// from ("provenance": the file's absolute path, unless it already names an earlier source).
+/// from ("provenance": the file's name, without its directory, unless it already names an earlier source).
 /// Every file is read and checked before anything changes. `merged_count` (may be NULL): the
 /// records taken from the files.
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnMergeTuningDatabases_ext(size_t num_paths,

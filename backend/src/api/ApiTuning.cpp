@@ -109,9 +109,8 @@ hipdnnStatus_t hipdnnMergeTuningDatabases_ext(size_t num_paths, const char* cons
                 throw HipdnnException(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
                                       fmt::format("database_paths[{}] is null", index));
             }
-            std::error_code error;
-            const auto absolute = std::filesystem::absolute(database_paths[index], error);
-            const std::string provenance = error ? std::string(database_paths[index]) : absolute.string();
+            // The file's name, not its path: records stay free of absolute paths and portable.
+            const std::string provenance = std::filesystem::path(database_paths[index]).filename().string();
             sources.emplace_back(provenance, readNamedFile(database_paths[index]));
         }
         const auto database = currentDatabase();

@@ -90,7 +90,7 @@ file(WRITE ${WORK}/b.jsonl "${faster}\n${other}\n")
 drive(0 "merged 2 record\\(s\\) from 2 file\\(s\\) into ${database}" db merge ${WORK}/a.jsonl ${WORK}/b.jsonl)
 drive(0 "3 record\\(s\\)" db show)
 expect_count("${driven}" "\"tool\":\"site-a\"" 0 "records of the slower database")
-expect_count("${driven}" "\"provenance\":\"${WORK}/b.jsonl\",\"tool\":\"site-b\"" 2 "records of b.jsonl naming it")
+expect_count("${driven}" "\"provenance\":\"b.jsonl\",\"tool\":\"site-b\"" 2 "records of b.jsonl naming it")
 expect_count("${driven}" "\"tool\":\"hipdnn-driver tune\"" 1 "tuned records kept")
 
 # Prune: a record of a plugin version nothing loads and a malformed line; show refuses the file

@@ -27,14 +27,16 @@ bool resolveFunction(void* library, const char* libraryName, const char* name, F
 
 /// The process's one `Library` (a class with `static std::unique_ptr<Library> load(const char*,
 /// std::string&)`), loaded at the first call from `primary`, else from `fallback` (when not
-/// null); null with `reason` naming each failure.
+/// null); null with `reason` naming each failure. The library is never closed: plugin handles
+/// destroyed during process exit still call into it, and CUDA libraries unloaded while the runtime
+/// tears down can crash.
 template <class Library>
 const Library* loadOnce(const char* primary, const char* fallback, std::string& reason) {
     struct Outcome {
         std::unique_ptr<Library> library;
         std::string reason;
     };
-    static const Outcome outcome = [&] {
+    static const Outcome& outcome = *new Outcome([&] {
         Outcome loaded;
         loaded.library = Library::load(primary, loaded.reason);
         if (loaded.library == nullptr && fallback != nullptr) {
@@ -43,7 +45,7 @@ const Library* loadOnce(const char* primary, const char* fallback, std::string& 
             loaded.reason += "; " + fallbackReason;
         }
         return loaded;
-    }();
+    }());
     if (outcome.library == nullptr) {
         reason = outcome.reason;
     }

@@ -64,7 +64,8 @@ struct PluginApi {
           HIPDNN_TEST_RESOLVE(hipdnnEnginePluginSerializeExecutionContext),
           HIPDNN_TEST_RESOLVE(hipdnnEnginePluginDestroySerializedExecutionContext),
           HIPDNN_TEST_RESOLVE(hipdnnEnginePluginCreateExecutionContextFromSerialized),
-          HIPDNN_TEST_RESOLVE(hipdnnEnginePluginGetDeviceType_ext) {
+          HIPDNN_TEST_RESOLVE(hipdnnEnginePluginGetDeviceType_ext),
+          HIPDNN_TEST_RESOLVE(hipdnnEnginePluginEstimateExecutionTime_ext) {
     }
 #undef HIPDNN_TEST_RESOLVE
 
@@ -101,6 +102,7 @@ struct PluginApi {
     decltype(::hipdnnEnginePluginCreateExecutionContextFromSerialized)*
         hipdnnEnginePluginCreateExecutionContextFromSerialized;
     decltype(::hipdnnEnginePluginGetDeviceType_ext)* hipdnnEnginePluginGetDeviceType_ext;
+    decltype(::hipdnnEnginePluginEstimateExecutionTime_ext)* hipdnnEnginePluginEstimateExecutionTime_ext;
 };
 
 }  // namespace plugin_sdk_test

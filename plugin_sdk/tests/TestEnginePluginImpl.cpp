@@ -405,6 +405,51 @@ TEST_F(EnginePluginImplTest, PlanBuilderEngineRunsItsFirstApplicableBuilder) {
     EXPECT_EQ(api->hipdnnEnginePluginDestroyExecutionContext(handle, context), HIPDNN_PLUGIN_STATUS_SUCCESS);
 }
 
+TEST_F(EnginePluginImplTest, EstimatedTimeIsTheEnginesRooflineOrNotApplicable) {
+    const hipdnnPluginConstData_t graph = view(identityGraph);
+    double seconds = -1.0;
+    // 2 x 3 floats in and out (48 bytes) at half of 1 GB/s, plus one 1 µs launch.
+    ASSERT_EQ(api->hipdnnEnginePluginEstimateExecutionTime_ext(handle, kScaleEngineId, &graph,
+                                                               HIPDNN_ENGINE_PREDICTION_ENGINE, &seconds),
+              HIPDNN_PLUGIN_STATUS_SUCCESS)
+        << api->lastError();
+    EXPECT_DOUBLE_EQ(seconds, 48.0 / 0.5e9 + 1e-6);
+
+    EXPECT_EQ(api->hipdnnEnginePluginEstimateExecutionTime_ext(handle, kBuilderEngineId, &graph,
+                                                               HIPDNN_ENGINE_PREDICTION_ENGINE, &seconds),
+              HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE);
+    EXPECT_THAT(api->lastError(), HasSubstr("SDK_TEST_BUILDER_ENGINE gives no time estimate for this graph"));
+    EXPECT_EQ(api->hipdnnEnginePluginEstimateExecutionTime_ext(
+                  handle, kScaleEngineId, &graph, HIPDNN_ENGINE_PREDICTION_CONFIGURATION, &seconds),
+              HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE);
+    EXPECT_THAT(api->lastError(), HasSubstr("predicts no single configuration"));
+}
+
+TEST_F(EnginePluginImplTest, EstimatedTimeRejectsBadArgumentsNamingThem) {
+    const hipdnnPluginConstData_t graph = view(identityGraph);
+    double seconds = 0.0;
+    EXPECT_EQ(api->hipdnnEnginePluginEstimateExecutionTime_ext(handle, kScaleEngineId, &graph,
+                                                               HIPDNN_ENGINE_PREDICTION_ENGINE, nullptr),
+              HIPDNN_PLUGIN_STATUS_BAD_PARAM);
+    EXPECT_THAT(api->lastError(), HasSubstr("seconds is null"));
+    EXPECT_EQ(api->hipdnnEnginePluginEstimateExecutionTime_ext(handle, kScaleEngineId, nullptr,
+                                                               HIPDNN_ENGINE_PREDICTION_ENGINE, &seconds),
+              HIPDNN_PLUGIN_STATUS_BAD_PARAM);
+    EXPECT_THAT(api->lastError(), HasSubstr("op_graph is null"));
+    EXPECT_EQ(api->hipdnnEnginePluginEstimateExecutionTime_ext(nullptr, kScaleEngineId, &graph,
+                                                               HIPDNN_ENGINE_PREDICTION_ENGINE, &seconds),
+              HIPDNN_PLUGIN_STATUS_BAD_PARAM);
+    EXPECT_THAT(api->lastError(), HasSubstr("handle is null"));
+    EXPECT_EQ(api->hipdnnEnginePluginEstimateExecutionTime_ext(handle, 12345, &graph,
+                                                               HIPDNN_ENGINE_PREDICTION_ENGINE, &seconds),
+              HIPDNN_PLUGIN_STATUS_BAD_PARAM);
+    EXPECT_THAT(api->lastError(), HasSubstr("12345"));
+    EXPECT_EQ(api->hipdnnEnginePluginEstimateExecutionTime_ext(
+                  handle, kScaleEngineId, &graph, static_cast<hipdnnEnginePredictionKind_t>(7), &seconds),
+              HIPDNN_PLUGIN_STATUS_BAD_PARAM);
+    EXPECT_THAT(api->lastError(), HasSubstr("kind 7 is not a hipdnnEnginePredictionKind_t value"));
+}
+
 TEST_F(EnginePluginImplTest, SerializedContextRoundTripsThroughTheEngine) {
     hipdnnEnginePluginExecutionContext_t context = nullptr;
     ASSERT_EQ(createContext(makeEngineConfig(kScaleEngineId, {{"sdk_test.scale.multiplier", int64_t{5}}}),

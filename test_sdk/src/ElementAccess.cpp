@@ -1,6 +1,7 @@
 #include <hipdnn_test_sdk/ElementAccess.hpp>
 
 #include <hipdnn_data_sdk/types.hpp>
+#include <hipdnn_flatbuffers_sdk/GraphCost.hpp>
 
 #include <cstring>
 #include <stdexcept>
@@ -34,22 +35,13 @@ void store(void* data, int64_t offset, T value) {
 }  // namespace
 
 size_t dataTypeSize(DataType dataType) {
-    switch (dataType) {
-        case DataType::FLOAT:
-        case DataType::INT32:
-            return 4;
-        case DataType::HALF:
-        case DataType::BFLOAT16:
-            return 2;
-        case DataType::DOUBLE:
-        case DataType::INT64:
-            return 8;
-        case DataType::UINT8:
-        case DataType::INT8:
-            return 1;
-        default:
-            unsupported(dataType);
+    const size_t bytes = hipdnn_flatbuffers_sdk::elementBytes(dataType);
+    // fp8 has a size but no host element type in this SDK.
+    const bool hostElement = bytes > 1 || dataType == DataType::UINT8 || dataType == DataType::INT8;
+    if (!hostElement) {
+        unsupported(dataType);
     }
+    return bytes;
 }
 
 std::string dataTypeName(DataType dataType) {

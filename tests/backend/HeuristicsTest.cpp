@@ -54,6 +54,24 @@ TEST_F(Heuristics, PluginLoadOrderWithTheReferenceEngineLast) {
               ids({"FAKE_RANK_A_ENGINE", "FAKE_RANK_B_ENGINE", "CPU_REFERENCE_ENGINE"}));
 }
 
+TEST_F(Heuristics, EstimatedTimesOrderTheEnginesFastestFirstThenTheRestInLoadOrder) {
+    LogCapture log;
+    EXPECT_EQ(rank({pluginDir("estimates")}),
+              ids({"FAKE_ESTIMATE_FAST_ENGINE", "FAKE_ESTIMATE_SLOW_ENGINE", "FAKE_ESTIMATE_NONE_ENGINE",
+                   "FAKE_ESTIMATE_FAILS_ENGINE", "FAKE_ESTIMATE_NAN_ENGINE", "CPU_REFERENCE_ENGINE"}));
+    // A failed or meaningless estimate is logged and ranks as no estimate.
+    EXPECT_TRUE(log.contains("failed to estimate the time of engine FAKE_ESTIMATE_FAILS_ENGINE"))
+        << log.all();
+    EXPECT_TRUE(log.contains("estimate failed on purpose")) << log.all();
+    EXPECT_TRUE(log.contains("estimated nan seconds for engine FAKE_ESTIMATE_NAN_ENGINE")) << log.all();
+}
+
+TEST_F(Heuristics, APreferredEngineOutranksEveryEstimate) {
+    GraphOptions options;
+    options.preferredEngineId = engineIdOf("FAKE_ESTIMATE_NONE_ENGINE");
+    EXPECT_EQ(rank({pluginDir("estimates")}, options).front(), engineIdOf("FAKE_ESTIMATE_NONE_ENGINE"));
+}
+
 TEST_F(Heuristics, ModesAAndBRankLikeFallback) {
     EXPECT_EQ(rank({pluginDir("ranking")}, {}, std::nullopt, HIPDNN_HEUR_MODE_A),
               ids({"FAKE_RANK_A_ENGINE", "FAKE_RANK_B_ENGINE", "CPU_REFERENCE_ENGINE"}));

@@ -9,7 +9,9 @@
 //   FAKE_SERIALIZATION_NOT_SUPPORTED (exports the serialization trio but answers NOT_APPLICABLE, as
 //   the plugin SDK does for engines without plan serialization), FAKE_USES_MISSING_DEPENDENCY,
 //   FAKE_OVERRIDE_EXECUTE (exports hipdnnEnginePluginExecuteOpGraphWithOverrides, which computes
-//   only the elements of the input's override shape).
+//   only the elements of the input's override shape), FAKE_ESTIMATE_SECONDS (exports
+//   hipdnnEnginePluginEstimateExecutionTime_ext answering that value for every engine; a negative
+//   value answers INTERNAL_ERROR instead).
 // The engine applies to graphs made of one float pointwise RELU_FWD or IDENTITY node and computes
 // it on host memory (scaled by the "fake.scale" knob when FAKE_KNOBS is set).
 #include <hipdnn_flatbuffers_sdk/data_objects/engine_config_generated.h>
@@ -20,6 +22,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -449,6 +452,20 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginExecuteOpGraphWithOv
     }
     return hipdnnEnginePluginExecuteOpGraph(
         handle, reinterpret_cast<hipdnnEnginePluginExecutionContext_t>(&plan), workspace, buffers, count);
+}
+#endif
+
+#ifdef FAKE_ESTIMATE_SECONDS
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginEstimateExecutionTime_ext(
+    hipdnnEnginePluginHandle_t, int64_t, const hipdnnPluginConstData_t*, hipdnnEnginePredictionKind_t,
+    double* seconds) {
+    const double estimate = FAKE_ESTIMATE_SECONDS;
+    if (estimate < 0.0) {
+        setLastError("estimate failed on purpose");
+        return HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR;
+    }
+    *seconds = estimate;
+    return HIPDNN_PLUGIN_STATUS_SUCCESS;
 }
 #endif
 

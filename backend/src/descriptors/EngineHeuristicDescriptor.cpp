@@ -1,6 +1,8 @@
 #include "descriptors/EngineHeuristicDescriptor.hpp"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -65,8 +67,11 @@ void EngineHeuristicDescriptor::finalizeDescriptor() {
             HIPDNN_STATUS_BAD_PARAM,
             "An ENGINEHEUR needs HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH and HIPDNN_ATTR_ENGINEHEUR_MODE");
     }
-    // Modes A and B rank like FALLBACK: a tuning record, then the static order.
+    // Modes A and B rank like FALLBACK: a tuning record, then the engines' estimated times, then
+    // the static order.
     std::vector<std::vector<int64_t>> applicableByPlugin;
+    std::map<int64_t, double> estimatedSeconds;
+    std::string estimates;
     std::string declined;
     const hipdnnPluginConstData_t graphData = _graph->data();
     for (const auto& instance : _graph->handle->instances()) {
@@ -103,6 +108,13 @@ void EngineHeuristicDescriptor::finalizeDescriptor() {
                 declined, name, plugin.name(),
                 reason != reasons.end() ? std::string_view(reason->second) : heuristics::kNoDeclineReason);
         }
+        for (int64_t id : result.engineIds) {
+            if (const std::optional<double> seconds = instance->estimatedSeconds(id, graphData)) {
+                estimatedSeconds.emplace(id, *seconds);
+                estimates += fmt::format("{}{} {:.4g} ms", estimates.empty() ? "" : ", ",
+                                         plugin.engineName(id), *seconds * 1e3);
+            }
+        }
         const bool found = !result.engineIds.empty();
         applicableByPlugin.push_back(std::move(result.engineIds));
         if (_findFirst && found) {
@@ -111,8 +123,12 @@ void EngineHeuristicDescriptor::finalizeDescriptor() {
     }
     const std::optional<int64_t> tunedEngineId =
         applicableByPlugin.empty() ? std::nullopt : tuning::tunedEngineFor(*_graph);
-    _ranked = heuristics::rankEngines(applicableByPlugin, _graph->preferredEngineId, tunedEngineId);
+    _ranked = heuristics::rankEngines(applicableByPlugin, _graph->preferredEngineId, tunedEngineId,
+                                      estimatedSeconds);
     _declined = std::move(declined);
+    if (!estimates.empty()) {
+        HIPDNN_LOG_INFO("Estimated times for graph '{}': {}", _graph->name, estimates);
+    }
     if (_ranked.empty()) {
         // Finalize succeeds with zero results; the reason is logged and, for callers running with
         // logging off, left as the thread's last error.

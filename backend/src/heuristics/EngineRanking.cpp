@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <tuple>
 
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 
@@ -9,7 +10,8 @@ namespace hipdnn_backend::heuristics {
 
 std::vector<int64_t> rankEngines(const std::vector<std::vector<int64_t>>& applicableByPlugin,
                                  std::optional<int64_t> preferredEngineId,
-                                 std::optional<int64_t> tunedEngineId) {
+                                 std::optional<int64_t> tunedEngineId,
+                                 const std::map<int64_t, double>& estimatedSeconds) {
     using hipdnn_data_sdk::utilities::engineNameToId;
     static constexpr int64_t referenceEngineId = engineNameToId("CPU_REFERENCE_ENGINE");
     static constexpr std::array<int64_t, 2> fallbackEngineIds{engineNameToId("CUDA_GRAPH_ENGINE"),
@@ -32,7 +34,13 @@ std::vector<int64_t> rankEngines(const std::vector<std::vector<int64_t>>& applic
                    ? 3
                    : 2;
     };
-    std::stable_sort(ranked.begin(), ranked.end(), [&](int64_t a, int64_t b) { return rank(a) < rank(b); });
+    // Within a rank, engines with an estimate come first, fastest first.
+    auto key = [&](int64_t id) {
+        const auto estimate = estimatedSeconds.find(id);
+        return std::tuple(rank(id), estimate == estimatedSeconds.end(),
+                          estimate == estimatedSeconds.end() ? 0.0 : estimate->second);
+    };
+    std::stable_sort(ranked.begin(), ranked.end(), [&](int64_t a, int64_t b) { return key(a) < key(b); });
     return ranked;
 }
 

@@ -78,6 +78,7 @@ void EnginePlugin::resolveSymbols() {
     optional(_api.getEngineName, "hipdnnEnginePluginGetEngineName");
     optional(_api.getDeviceType, "hipdnnEnginePluginGetDeviceType_ext");
     optional(_api.executeOpGraphWithOverrides, "hipdnnEnginePluginExecuteOpGraphWithOverrides");
+    optional(_api.estimateExecutionTime, "hipdnnEnginePluginEstimateExecutionTime_ext");
     optional(_api.serializeExecutionContext, "hipdnnEnginePluginSerializeExecutionContext");
     optional(_api.destroySerializedExecutionContext, "hipdnnEnginePluginDestroySerializedExecutionContext");
     optional(_api.createExecutionContextFromSerialized,

@@ -38,6 +38,7 @@ struct EnginePluginApi {
     decltype(&hipdnnEnginePluginCreateExecutionContextFromSerialized) createExecutionContextFromSerialized =
         nullptr;
     decltype(&hipdnnEnginePluginExecuteOpGraphWithOverrides) executeOpGraphWithOverrides = nullptr;
+    decltype(&hipdnnEnginePluginEstimateExecutionTime_ext) estimateExecutionTime = nullptr;
 };
 
 }  // namespace hipdnn_backend::plugin

@@ -1,5 +1,7 @@
 #include "plugin/PluginInstance.hpp"
 
+#include <cmath>
+
 #include <flatbuffers/flatbuffers.h>
 #include <hipdnn_flatbuffers_sdk/data_objects/engine_details_generated.h>
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
@@ -87,6 +89,36 @@ ApplicableEngines PluginInstance::applicableEngines(const hipdnnPluginConstData_
         }
     }
     return {std::move(ids), _plugin->lastError()};
+}
+
+std::optional<double> PluginInstance::estimatedSeconds(int64_t engineId,
+                                                       const hipdnnPluginConstData_t& graph) const {
+    const auto estimate = _plugin->api().estimateExecutionTime;
+    if (estimate == nullptr) {
+        return std::nullopt;
+    }
+    double seconds = -1.0;
+    const hipdnnPluginStatus_t status =
+        estimate(_handle, engineId, &graph, HIPDNN_ENGINE_PREDICTION_ENGINE, &seconds);
+    if (status == HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE) {
+        return std::nullopt;
+    }
+    if (status != HIPDNN_PLUGIN_STATUS_SUCCESS) {
+        HIPDNN_LOG_WARN(
+            "Plugin '{}' failed to estimate the time of engine {} (ranked as without an estimate). "
+            "Status: {}({}), Error: {}",
+            _plugin->name(), _plugin->engineName(engineId), pluginStatusName(status),
+            static_cast<int>(status), _plugin->lastError());
+        return std::nullopt;
+    }
+    if (!std::isfinite(seconds) || seconds < 0.0) {
+        HIPDNN_LOG_WARN(
+            "Plugin '{}' estimated {} seconds for engine {}: not a finite non-negative time, "
+            "ranked as without an estimate",
+            _plugin->name(), seconds, _plugin->engineName(engineId));
+        return std::nullopt;
+    }
+    return seconds;
 }
 
 std::vector<uint8_t> PluginInstance::engineDetails(int64_t engineId,

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ public:
     void setStream(void* stream) const;
     // Fails with PLUGIN_ERROR when the plugin answers an id it does not provide.
     ApplicableEngines applicableEngines(const hipdnnPluginConstData_t& graph) const;
+    // The engine's estimated seconds for `graph` (hipdnnEnginePluginEstimateExecutionTime_ext);
+    // nothing when the plugin does not export it, gives no estimate (NOT_APPLICABLE), fails, or
+    // answers a value that is not a finite non-negative number (the last two are logged).
+    std::optional<double> estimatedSeconds(int64_t engineId, const hipdnnPluginConstData_t& graph) const;
     // A verified copy of the plugin's EngineDetails FlatBuffer for `engineId`.
     std::vector<uint8_t> engineDetails(int64_t engineId, const hipdnnPluginConstData_t& graph) const;
     size_t workspaceSize(const hipdnnPluginConstData_t& engineConfig,

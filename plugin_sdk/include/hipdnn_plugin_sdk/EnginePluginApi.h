@@ -118,6 +118,17 @@ hipdnnEnginePluginCreateExecutionContextFromSerialized(
 HIPDNN_PLUGIN_NODISCARD HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t
 hipdnnEnginePluginGetDeviceType_ext(hipdnnDeviceType_ext_t* device_type);
 
+/// Optional extension. The engine's estimated execution time for op_graph, in seconds: a roofline
+/// estimate (the graph's bytes and flops against the device's ceilings, each scaled by the fraction
+/// the engine reaches on such graphs; hipdnn_plugin_sdk/Roofline.hpp). The backend ranks a device's
+/// applicable engines by it where no tuning record decides. kind HIPDNN_ENGINE_PREDICTION_ENGINE
+/// asks for the engine's ordinary execution. NOT_APPLICABLE: the engine gives no estimate for this
+/// graph or kind; BAD_PARAM: a null pointer, an engine id the plugin does not have, or a kind
+/// outside hipdnnEnginePredictionKind_t.
+HIPDNN_PLUGIN_NODISCARD HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginEstimateExecutionTime_ext(
+    hipdnnEnginePluginHandle_t handle, int64_t engine_id, const hipdnnPluginConstData_t* op_graph,
+    hipdnnEnginePredictionKind_t kind, double* seconds);
+
 #ifdef __cplusplus
 }
 #endif

@@ -449,6 +449,37 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetEngineName(int64_
     });
 }
 
+// The estimate is the engine's; the graph is not checked for applicability again (the backend asks
+// only about engines that found the graph applicable).
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginEstimateExecutionTime_ext(
+    hipdnnEnginePluginHandle_t handle, int64_t engine_id, const hipdnnPluginConstData_t* op_graph,
+    hipdnnEnginePredictionKind_t kind, double* seconds) {
+    return guardedCall("hipdnnEnginePluginEstimateExecutionTime_ext: ", [&] {
+        PluginHandle& pluginHandle = handleFrom(handle);
+        requireNotNull(seconds, "seconds");
+        const int kindValue = static_cast<int>(kind);
+        if (kindValue != HIPDNN_ENGINE_PREDICTION_ENGINE &&
+            kindValue != HIPDNN_ENGINE_PREDICTION_CONFIGURATION) {
+            throw hipdnn_plugin_sdk::PluginError(
+                HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+                "kind " + std::to_string(kindValue) + " is not a hipdnnEnginePredictionKind_t value");
+        }
+        const hipdnn_plugin_sdk::IEngine<PluginHandle>& engine = engineManager().engine(engine_id);
+        const hipdnn_flatbuffers_sdk::GraphWrapper graph = parseGraph(op_graph);
+        const std::optional<double> estimate = kindValue == HIPDNN_ENGINE_PREDICTION_ENGINE
+                                                   ? engine.estimatedSeconds(pluginHandle, graph)
+                                                   : std::nullopt;
+        if (!estimate) {
+            throw hipdnn_plugin_sdk::PluginError(
+                HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE,
+                "engine " + engineManager().engineName(engine_id) +
+                    (kindValue == HIPDNN_ENGINE_PREDICTION_ENGINE ? " gives no time estimate for this graph"
+                                                                  : " predicts no single configuration"));
+        }
+        *seconds = *estimate;
+    });
+}
+
 // The serialized form is a SerializedExecutionPlan FlatBuffer holding only the layout version, the
 // engine id and the engine's own bytes (plugin_payload); the engine id routes deserialization back
 // to the engine.

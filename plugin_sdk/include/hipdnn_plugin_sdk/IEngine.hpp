@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -55,6 +56,15 @@ public:
     /// Behaviour notes published in the engine details. Default: none.
     virtual std::vector<hipdnn_flatbuffers_sdk::data_objects::BehaviorNote> behaviorNotes() const {
         return {};
+    }
+
+    /// Estimated seconds the engine needs for `graph` (one it found applicable), by which the
+    /// backend ranks a device's engines: usually rooflineSeconds() (Roofline.hpp) with the
+    /// efficiencies the engine reaches on such graphs. Default: no estimate (the engine ranks after
+    /// those that give one, in static order).
+    virtual std::optional<double> estimatedSeconds(
+        THandle& /*handle*/, const hipdnn_flatbuffers_sdk::GraphWrapper& /*graph*/) const {
+        return std::nullopt;
     }
 
     /// Workspace bytes the configuration needs for `graph`. Called only for applicable graphs

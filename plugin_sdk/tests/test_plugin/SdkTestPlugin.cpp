@@ -19,6 +19,7 @@
 #include <hipdnn_plugin_sdk/PlanBuilderEngine.hpp>
 #include <hipdnn_plugin_sdk/PluginError.hpp>
 #include <hipdnn_plugin_sdk/PluginHandleBase.hpp>
+#include <hipdnn_plugin_sdk/Roofline.hpp>
 
 #include <cmath>
 #include <cstdlib>
@@ -179,6 +180,16 @@ public:
 
     std::vector<fb::BehaviorNote> behaviorNotes() const override {
         return {fb::BehaviorNote::SUPPORTS_EXECUTION_PLAN_SERIALIZATION, fb::BehaviorNote::DETERMINISTIC};
+    }
+
+    // A device of 1 GB/s and 1 µs per launch, of which the engine reaches half the bandwidth.
+    std::optional<double> estimatedSeconds(SdkTestHandle& /*handle*/,
+                                           const GraphWrapper& graph) const override {
+        hipdnn_plugin_sdk::DeviceCeilings ceilings;
+        ceilings.bytesPerSecond = 1e9;
+        ceilings.launchSeconds = 1e-6;
+        return hipdnn_plugin_sdk::rooflineSeconds(graph, ceilings,
+                                                  {.memory = 0.5, .compute = 0.0, .launches = 1});
     }
 
     std::size_t workspaceSize(SdkTestHandle& /*handle*/, const EngineConfigWrapper& config,

@@ -37,13 +37,20 @@ DeviceInfo DeviceInfo::current() {
     }
     DeviceInfo info;
     check(cudaGetDevice(&info.ordinal), "cudaGetDevice");
-    info.computeCapability =
-        10 * attribute(cudaDevAttrComputeCapabilityMajor, info.ordinal, "cudaDeviceGetAttribute(major)") +
+    const int major =
+        attribute(cudaDevAttrComputeCapabilityMajor, info.ordinal, "cudaDeviceGetAttribute(major)");
+    const int minor =
         attribute(cudaDevAttrComputeCapabilityMinor, info.ordinal, "cudaDeviceGetAttribute(minor)");
+    info.computeCapability = 10 * major + minor;
     info.multiprocessorCount =
         attribute(cudaDevAttrMultiProcessorCount, info.ordinal, "cudaDeviceGetAttribute(SM count)");
     info.maxThreadsPerMultiprocessor = attribute(cudaDevAttrMaxThreadsPerMultiProcessor, info.ordinal,
                                                  "cudaDeviceGetAttribute(threads per SM)");
+    info.ceilings = hipdnn_plugin_sdk::gpuCeilings(
+        info.multiprocessorCount,
+        attribute(cudaDevAttrClockRate, info.ordinal, "cudaDeviceGetAttribute(clock)"), major, minor,
+        attribute(cudaDevAttrMemoryClockRate, info.ordinal, "cudaDeviceGetAttribute(memory clock)"),
+        attribute(cudaDevAttrGlobalMemoryBusWidth, info.ordinal, "cudaDeviceGetAttribute(bus width)"));
     return info;
 }
 

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include <hipdnn_plugin_sdk/Roofline.hpp>
+
 namespace hipdnn_cuda_kernels {
 
 struct DeviceInfo {
@@ -10,6 +12,8 @@ struct DeviceInfo {
     int computeCapability = 0;  // major * 10 + minor: 90 for sm_90
     int multiprocessorCount = 0;
     int maxThreadsPerMultiprocessor = 0;
+    // Theoretical peaks and bandwidth, which the engines' estimated times scale.
+    hipdnn_plugin_sdk::DeviceCeilings ceilings{};
 
     /// The current CUDA device's properties. Throws PluginError(INTERNAL_ERROR) naming the failing
     /// call and CUDA's error when no device is usable.

@@ -1,5 +1,6 @@
 #include "CudnnEngine.hpp"
 
+#include "CudnnEstimates.hpp"
 #include "CudnnExecutionContext.hpp"
 #include "CudnnKnobs.hpp"
 #include "GraphAnalysis.hpp"
@@ -7,6 +8,13 @@
 namespace hipdnn_cudnn_plugin {
 
 namespace fbo = hipdnn_flatbuffers_sdk::data_objects;
+
+std::optional<double> CudnnEngine::estimatedSeconds(CudnnHandle& handle,
+                                                    const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
+    return hipdnn_plugin_sdk::estimateSeconds(
+        graph, handle.ceilings(),
+        [](const hipdnn_plugin_sdk::GraphClass& c) { return measuredEfficiency(c); });
+}
 
 bool CudnnEngine::isApplicable(CudnnHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
                                std::string& reason) const {

@@ -17,6 +17,8 @@ public:
     std::vector<hipdnn_flatbuffers_sdk::KnobDescription> knobs(
         CudnnHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const override;
     std::vector<hipdnn_flatbuffers_sdk::data_objects::BehaviorNote> behaviorNotes() const override;
+    std::optional<double> estimatedSeconds(CudnnHandle& handle,
+                                           const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const override;
     std::size_t workspaceSize(CudnnHandle& handle, const hipdnn_flatbuffers_sdk::EngineConfigWrapper& config,
                               const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const override;
     std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> createExecutionContext(

@@ -36,6 +36,17 @@ CudnnHandle::CudnnHandle() {
         noDevice("cudnnCreate failed with " + describeCudnnStatus(status) + " (cuDNN " +
                  std::to_string(cudnnGetVersion()) + ")");
     }
+    // An attribute the device does not report leaves its ceiling at 0: no estimate, not an error.
+    int device = 0;
+    cudaGetDevice(&device);
+    auto attribute = [device](cudaDeviceAttr which) {
+        int value = 0;
+        return cudaDeviceGetAttribute(&value, which, device) == cudaSuccess ? value : 0;
+    };
+    _ceilings = hipdnn_plugin_sdk::gpuCeilings(
+        attribute(cudaDevAttrMultiProcessorCount), attribute(cudaDevAttrClockRate),
+        attribute(cudaDevAttrComputeCapabilityMajor), attribute(cudaDevAttrComputeCapabilityMinor),
+        attribute(cudaDevAttrMemoryClockRate), attribute(cudaDevAttrGlobalMemoryBusWidth));
 }
 
 CudnnHandle::~CudnnHandle() {

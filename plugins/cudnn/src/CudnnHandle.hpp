@@ -4,6 +4,7 @@
 
 #include <hipdnn_flatbuffers_sdk/GraphWrapper.hpp>
 #include <hipdnn_plugin_sdk/PluginHandleBase.hpp>
+#include <hipdnn_plugin_sdk/Roofline.hpp>
 
 #include <cudnn_graph.h>
 
@@ -25,6 +26,8 @@ public:
     ~CudnnHandle() override;
 
     cudnnHandle_t cudnn() const noexcept { return _cudnn; }
+    /// The current device's theoretical ceilings, which the engine's estimated times scale.
+    const hipdnn_plugin_sdk::DeviceCeilings& ceilings() const noexcept { return _ceilings; }
 
     /// Also rebinds the cuDNN handle: every plan executes on the handle's stream.
     void setStream(hipdnnPluginStream_t stream) override;
@@ -36,6 +39,7 @@ public:
 
 private:
     cudnnHandle_t _cudnn = nullptr;
+    hipdnn_plugin_sdk::DeviceCeilings _ceilings;
     std::mutex _mutex;
     std::map<std::string, std::shared_ptr<GraphAnalysis>> _analyses;
 };

@@ -175,6 +175,41 @@ public:
         return count;
     }
 
+    /// The engine ids of the results, in the heuristics' order.
+    std::vector<int64_t> engineIds() const {
+        const int64_t count = resultCount();
+        std::vector<backend_run_detail::Descriptor> configs;
+        std::vector<hipdnnBackendDescriptor_t> targets;
+        for (int64_t i = 0; i < count; ++i) {
+            targets.push_back(
+                configs.emplace_back(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, "create ENGINECFG").get());
+        }
+        int64_t filled = 0;
+        if (count > 0) {
+            checkBackend(
+                hipdnnBackendGetAttribute(_heuristics.get(), HIPDNN_ATTR_ENGINEHEUR_RESULTS,
+                                          HIPDNN_TYPE_BACKEND_DESCRIPTOR, count, &filled, targets.data()),
+                "get ENGINEHEUR_RESULTS");
+        }
+        std::vector<int64_t> ids;
+        for (int64_t i = 0; i < filled; ++i) {
+            configs[static_cast<size_t>(i)].finalize("finalize ENGINECFG");
+            backend_run_detail::Descriptor engine(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, "create ENGINE");
+            hipdnnBackendDescriptor_t engineTarget = engine.get();
+            int64_t one = 0;
+            checkBackend(
+                hipdnnBackendGetAttribute(targets[static_cast<size_t>(i)], HIPDNN_ATTR_ENGINECFG_ENGINE,
+                                          HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &one, &engineTarget),
+                "get ENGINECFG_ENGINE");
+            int64_t id = 0;
+            checkBackend(hipdnnBackendGetAttribute(engineTarget, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX,
+                                                   HIPDNN_TYPE_INT64, 1, &one, &id),
+                         "get ENGINE_GLOBAL_INDEX");
+            ids.push_back(id);
+        }
+        return ids;
+    }
+
     /// The declined engines, one "<engine>\t<plugin>\t<reason>\n" line each.
     std::string declined() const {
         int64_t length = 0;

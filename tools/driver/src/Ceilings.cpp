@@ -4,24 +4,6 @@
 
 namespace hipdnn_driver {
 
-const char* mathKindName(MathKind kind) {
-    switch (kind) {
-        case MathKind::Fp32:
-            return "fp32";
-        case MathKind::Tf32:
-            return "tf32";
-        case MathKind::Fp16:
-            return "fp16";
-        case MathKind::Bf16:
-            return "bf16";
-        case MathKind::Fp8:
-            return "fp8";
-        case MathKind::Int8:
-            break;
-    }
-    return "int8";
-}
-
 const Peak* Ceilings::peakFor(MathKind kind) const {
     auto found = peaks.find(kind);
     if (found == peaks.end()) {

@@ -8,13 +8,12 @@
 #include <string>
 #include <vector>
 
+#include <hipdnn_flatbuffers_sdk/GraphCost.hpp>
+
 namespace hipdnn_driver {
 
-// The arithmetic a convolution's or matmul's multiply-adds run in. Strict fp32 runs on CUDA cores
-// or FMA units; the others have tensor cores, AMX tiles or dot-product instructions of their own.
-enum class MathKind { Fp32, Tf32, Fp16, Bf16, Fp8, Int8 };
-
-const char* mathKindName(MathKind kind);  // "fp32", "tf32", ...
+using hipdnn_flatbuffers_sdk::MathKind;
+using hipdnn_flatbuffers_sdk::mathKindName;
 
 struct Peak {
     double flops = 0.0;  // FLOP/s (a multiply-add counts 2)

@@ -6,50 +6,12 @@
 
 #include <cuda_runtime.h>
 
+#include <hipdnn_plugin_sdk/Roofline.hpp>
+
 #include "Ceilings.hpp"
 
 namespace hipdnn_driver {
 namespace {
-
-// Dense FLOP per SM per clock (a multiply-add counts 2), from NVIDIA's architecture whitepapers
-// and datasheets (e.g. H100/H200 SXM: 132 SMs x 1.83 GHz x 4096 = 989 dense bf16 TFLOP/s).
-// Zero: no tensor-core path for that kind (it runs at the CUDA-core fp32 rate).
-struct ArchitectureRates {
-    int major;
-    int minor;
-    int fp32;  // CUDA cores: FP32 lanes x 2
-    int tf32;
-    int fp16;
-    int bf16;
-    int fp8;
-    int int8;
-};
-
-constexpr ArchitectureRates kRates[] = {
-    {7, 0, 128, 0, 1024, 0, 0, 0},                 // Volta
-    {7, 5, 128, 0, 1024, 0, 0, 2048},              // Turing
-    {8, 0, 128, 1024, 2048, 2048, 0, 4096},        // A100
-    {8, 6, 256, 512, 1024, 1024, 0, 2048},         // GA10x
-    {8, 7, 256, 512, 1024, 1024, 0, 2048},         // Orin
-    {8, 9, 256, 512, 1024, 1024, 2048, 2048},      // Ada
-    {9, 0, 256, 2048, 4096, 4096, 8192, 8192},     // Hopper
-    {10, 0, 256, 4096, 8192, 8192, 16384, 16384},  // Blackwell (B200)
-    {12, 0, 256, 512, 1024, 1024, 2048, 2048},     // Blackwell (GB20x)
-};
-
-// The row of the architecture: an exact match, else the fastest row so that an architecture newer
-// than the table still gets a floor below what it can do.
-const ArchitectureRates& ratesFor(int major, int minor, bool& exact) {
-    for (const auto& rates : kRates) {
-        if (rates.major == major && rates.minor == minor) {
-            exact = true;
-            return rates;
-        }
-    }
-    exact = false;
-    return *std::max_element(std::begin(kRates), std::end(kRates),
-                             [](const auto& a, const auto& b) { return a.bf16 < b.bf16; });
-}
 
 void addPeaks(Ceilings& ceilings, int ordinal) {
     int smCount = 0, clockKhz = 0, major = 0, minor = 0;
@@ -61,8 +23,9 @@ void addPeaks(Ceilings& ceilings, int ordinal) {
         return;
     }
     bool exact = false;
-    const ArchitectureRates& rates = ratesFor(major, minor, exact);
-    auto add = [&](MathKind kind, int perSmPerClock, const char* unit) {
+    const auto& rates = hipdnn_plugin_sdk::gpuArchitectureRates(major, minor, exact);
+    auto add = [&](MathKind kind, const char* unit) {
+        const int perSmPerClock = rates.perSmPerClock(kind);
         if (perSmPerClock == 0) {
             return;
         }
@@ -78,12 +41,12 @@ void addPeaks(Ceilings& ceilings, int ordinal) {
         peak.method = method.str();
         ceilings.peaks[kind] = peak;
     };
-    add(MathKind::Fp32, rates.fp32, "CUDA-core fp32");
-    add(MathKind::Tf32, rates.tf32, "tensor-core tf32");
-    add(MathKind::Fp16, rates.fp16, "tensor-core fp16");
-    add(MathKind::Bf16, rates.bf16, "tensor-core bf16");
-    add(MathKind::Fp8, rates.fp8, "tensor-core fp8");
-    add(MathKind::Int8, rates.int8, "tensor-core int8");
+    add(MathKind::Fp32, "CUDA-core fp32");
+    add(MathKind::Tf32, "tensor-core tf32");
+    add(MathKind::Fp16, "tensor-core fp16");
+    add(MathKind::Bf16, "tensor-core bf16");
+    add(MathKind::Fp8, "tensor-core fp8");
+    add(MathKind::Int8, "tensor-core int8");
 }
 
 // Milliseconds per copy of `bytes` (best of five rounds of `repeats` back-to-back copies between

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 
+#include <hipdnn_flatbuffers_sdk/GraphCost.hpp>
 #include <hipdnn_flatbuffers_sdk/GraphWrapper.hpp>
 #include <hipdnn_test_sdk/Tolerances.hpp>
 
@@ -13,17 +14,11 @@
 
 namespace hipdnn_driver {
 
-// 2 x multiply-adds of the convolutions and matmuls (other operations count 0: they are
-// memory-bound and are reported in GB/s).
-double graphFlops(const hipdnn_flatbuffers_sdk::GraphWrapper& graph);
-
-// The same flops by the math they run in, read from each operation's first operand: bf16 operands
-// run on bf16 units, fp32 in tf32 when the engine is allowed to round to it, and so on.
-std::map<MathKind, double> graphFlopsByMath(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
-                                            bool tf32Allowed);
-
-// Bytes of the non-virtual tensors read or written (each once).
-double graphBytes(const hipdnn_flatbuffers_sdk::GraphWrapper& graph);
+// The cost counts (flops by math, bytes of non-virtual tensors) are the SDK's, shared with the
+// engines' estimated times.
+using hipdnn_flatbuffers_sdk::graphBytes;
+using hipdnn_flatbuffers_sdk::graphFlops;
+using hipdnn_flatbuffers_sdk::graphFlopsByMath;
 
 struct GraphTolerance {
     hipdnn_test_sdk::ToleranceOp op = hipdnn_test_sdk::ToleranceOp::Pointwise;

@@ -1,5 +1,7 @@
 #include "CublasLtEngine.hpp"
 
+#include "../EngineEstimates.hpp"
+
 #include "CublasLt.hpp"
 #include "CublasLtMatmul.hpp"
 
@@ -33,6 +35,11 @@ std::optional<MatmulProgram> planMatmul(const hipdnn_flatbuffers_sdk::GraphWrapp
 }
 
 CublasLtEngine::CublasLtEngine() : IEngine(hipdnn_data_sdk::utilities::CUBLASLT_ENGINE_ID) {}
+
+std::optional<double> CublasLtEngine::estimatedSeconds(
+    CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
+    return estimateEngineSeconds(id(), graph, handle.device().ceilings);
+}
 
 bool CublasLtEngine::isApplicable(CudaKernelsHandle& handle,
                                   const hipdnn_flatbuffers_sdk::GraphWrapper& graph,

@@ -43,6 +43,8 @@ public:
                       std::string& reason) const override;
     std::vector<hipdnn_flatbuffers_sdk::KnobDescription> knobs(
         CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const override;
+    std::optional<double> estimatedSeconds(CudaKernelsHandle& handle,
+                                           const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const override;
     std::size_t workspaceSize(CudaKernelsHandle& handle,
                               const hipdnn_flatbuffers_sdk::EngineConfigWrapper& config,
                               const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const override;

@@ -1,5 +1,6 @@
 #include "NormEngine.hpp"
 
+#include "../EngineEstimates.hpp"
 #include "../KernelBuild.hpp"
 
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
@@ -130,6 +131,11 @@ std::optional<NormPlan> planNorm(const hipdnn_flatbuffers_sdk::GraphWrapper& gra
 }
 
 NormEngine::NormEngine() : IEngine(hipdnn_data_sdk::utilities::CUDA_NORM_ENGINE_ID) {}
+
+std::optional<double> NormEngine::estimatedSeconds(CudaKernelsHandle& handle,
+                                                   const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
+    return estimateEngineSeconds(id(), graph, handle.device().ceilings);
+}
 
 bool NormEngine::isApplicable(CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
                               std::string& reason) const {

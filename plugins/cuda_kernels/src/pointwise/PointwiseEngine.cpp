@@ -1,5 +1,6 @@
 #include "PointwiseEngine.hpp"
 
+#include "../EngineEstimates.hpp"
 #include "../KernelBuild.hpp"
 
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
@@ -83,6 +84,11 @@ std::optional<PointwisePlan> planPointwise(const hipdnn_flatbuffers_sdk::GraphWr
 }
 
 PointwiseEngine::PointwiseEngine() : IEngine(hipdnn_data_sdk::utilities::CUDA_POINTWISE_ENGINE_ID) {}
+
+std::optional<double> PointwiseEngine::estimatedSeconds(
+    CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
+    return estimateEngineSeconds(id(), graph, handle.device().ceilings);
+}
 
 bool PointwiseEngine::isApplicable(CudaKernelsHandle& handle,
                                    const hipdnn_flatbuffers_sdk::GraphWrapper& graph,

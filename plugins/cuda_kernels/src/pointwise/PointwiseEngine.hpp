@@ -28,6 +28,8 @@ public:
 
     bool isApplicable(CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
                       std::string& reason) const override;
+    std::optional<double> estimatedSeconds(CudaKernelsHandle& handle,
+                                           const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const override;
     std::size_t workspaceSize(CudaKernelsHandle& handle,
                               const hipdnn_flatbuffers_sdk::EngineConfigWrapper& config,
                               const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const override;

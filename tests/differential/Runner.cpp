@@ -21,43 +21,10 @@ using hipdnn_test_sdk::BackendGraph;
 using hipdnn_test_sdk::BackendHeuristics;
 using hipdnn_test_sdk::BackendPlan;
 using hipdnn_test_sdk::checkBackend;
-using hipdnn_test_sdk::backend_run_detail::Descriptor;
 
 std::string engineName(int64_t id) {
     return hipdnn_data_sdk::utilities::tryGetEngineNameFromId(id).value_or(
         hipdnn_data_sdk::utilities::formatEngineIdHex(id));
-}
-
-/// Every configuration the heuristics returned, as engine ids in their rank order.
-std::vector<int64_t> engineIds(const BackendHeuristics& heuristics) {
-    const int64_t count = heuristics.resultCount();
-    std::vector<Descriptor> configs;
-    std::vector<hipdnnBackendDescriptor_t> targets;
-    for (int64_t index = 0; index < count; ++index) {
-        targets.push_back(
-            configs.emplace_back(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, "create ENGINECFG").get());
-    }
-    int64_t filled = 0;
-    checkBackend(hipdnnBackendGetAttribute(heuristics.descriptor(), HIPDNN_ATTR_ENGINEHEUR_RESULTS,
-                                           HIPDNN_TYPE_BACKEND_DESCRIPTOR, count, &filled, targets.data()),
-                 "get ENGINEHEUR_RESULTS");
-    std::vector<int64_t> ids;
-    for (int64_t index = 0; index < filled; ++index) {
-        configs[static_cast<size_t>(index)].finalize("finalize ENGINECFG");
-        Descriptor engine(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, "create ENGINE");
-        hipdnnBackendDescriptor_t target = engine.get();
-        int64_t one = 0;
-        checkBackend(
-            hipdnnBackendGetAttribute(targets[static_cast<size_t>(index)], HIPDNN_ATTR_ENGINECFG_ENGINE,
-                                      HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &one, &target),
-            "get ENGINECFG_ENGINE");
-        int64_t id = 0;
-        checkBackend(hipdnnBackendGetAttribute(target, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1,
-                                               &one, &id),
-                     "get ENGINE_GLOBAL_INDEX");
-        ids.push_back(id);
-    }
-    return ids;
 }
 
 /// Counts the engines of "<engine>\t<plugin>\t<reason>\n" lines.
@@ -190,7 +157,7 @@ void Runner::run(const Problem& problem, Random& random, const std::string& repr
     const BackendGraph& graph = _gpu ? *deviceGraph : *referenceGraph;
     const BackendHeuristics heuristics(graph);
     countDeclines(heuristics.declined(), statistics);
-    for (const int64_t id : engineIds(heuristics)) {
+    for (const int64_t id : heuristics.engineIds()) {
         if (id == CPU_REFERENCE_ENGINE_ID) {
             continue;  // the oracle itself
         }

@@ -53,7 +53,9 @@ TEST(SmokeRanking, RowNormsRankThisPluginsNormEngineFirst) {
 
 TEST(SmokeRanking, ChannelsLastBatchnormTrainingAndBackwardRankCudnnFirst) {
     SKIP_IF_NO_DEVICE();
-    const std::vector<int64_t> dims{8, 64, 14, 14};
+    // The measured shape: at small sizes the three launches of this plugin's training kernels
+    // weigh more and the estimates may put cuDNN first for NCHW too.
+    const std::vector<int64_t> dims{64, 256, 56, 56};
     expectFirst(cuda_kernels_test::batchnormGraph(BatchnormMode::Training, fb::DataType::BFLOAT16, dims, true)
                     .build(),
                 CUDNN_ENGINE_ID);
@@ -70,7 +72,7 @@ TEST(SmokeRanking, ChannelsLastBatchnormTrainingAndBackwardRankCudnnFirst) {
 TEST(SmokeRanking, BatchnormInferenceRanksThisPluginsNormEngineFirst) {
     SKIP_IF_NO_DEVICE();
     expectFirst(cuda_kernels_test::batchnormGraph(BatchnormMode::Inference, fb::DataType::BFLOAT16,
-                                                  {8, 64, 14, 14}, true)
+                                                  {64, 256, 56, 56}, true)
                     .build(),
                 CUDA_NORM_ENGINE_ID);
 }

@@ -23,7 +23,7 @@ void expectAttentionMatches(const AttentionCase& c) {
     expectMatchesReference(attentionGraph(c), hipdnn_test_sdk::attentionForwardTolerance(c));
 }
 
-TEST(SmokeAttention, TilesTailsAndOptions) {
+TEST(SmokeOnednnAttention, TilesTailsAndOptions) {
     // Past one query tile (256) and one key tile (512), with remainders of both.
     AttentionCase tiles;
     tiles.seqQ = 300;
@@ -41,7 +41,7 @@ TEST(SmokeAttention, TilesTailsAndOptions) {
     expectAttentionMatches(tiles);
 }
 
-TEST(SmokeAttention, GroupedQueryHeadsInBshd) {
+TEST(SmokeOnednnAttention, GroupedQueryHeadsInBshd) {
     AttentionCase gqa;
     gqa.batch = 2;
     gqa.heads = 8;
@@ -60,7 +60,7 @@ TEST(SmokeAttention, GroupedQueryHeadsInBshd) {
 }
 
 // Bottom-right with fewer keys than queries: the first Sq - Skv rows see no key (O = 0, stats +inf).
-TEST(SmokeAttention, RowsWithoutKeys) {
+TEST(SmokeOnednnAttention, RowsWithoutKeys) {
     AttentionCase c;
     c.seqQ = 20;
     c.seqKv = 5;
@@ -70,7 +70,7 @@ TEST(SmokeAttention, RowsWithoutKeys) {
     expectAttentionMatches(c);
 }
 
-TEST(SmokeAttention, RandomShapes) {
+TEST(SmokeOnednnAttention, RandomShapes) {
     std::mt19937 random(hipdnn_test_sdk::globalTestSeed());
     for (int trial = 0; trial < 24; ++trial) {
         expectAttentionMatches(hipdnn_test_sdk::randomAttentionCase(random));
@@ -79,7 +79,7 @@ TEST(SmokeAttention, RandomShapes) {
 
 // bf16 where oneDNN has bf16 matmuls on this CPU (the probabilities are rounded to bf16 for the
 // second matmul, as flash attention does on GPUs); declined with a reason elsewhere.
-TEST(SmokeAttention, Bfloat16FollowsTheCpu) {
+TEST(SmokeOnednnAttention, Bfloat16FollowsTheCpu) {
     AttentionCase c;
     c.type = fb::DataType::BFLOAT16;
     c.heads = 4;
@@ -107,7 +107,7 @@ TEST(SmokeAttention, Bfloat16FollowsTheCpu) {
 // The thread tasks of the forward pass: query tiles of 128 with a tail (129, 257), two full key
 // tiles of 512 and a tail, an odd head count (uneven task split over the threads), GQA, bias and
 // both causal alignments with fewer queries than keys; fp32 and, where the CPU has it, bf16.
-TEST(SmokeAttention, ThreadTasksWithTails) {
+TEST(SmokeOnednnAttention, ThreadTasksWithTails) {
     for (const fb::DataType type : {fb::DataType::FLOAT, fb::DataType::BFLOAT16}) {
         if (type == fb::DataType::BFLOAT16 && !cpuHasBf16()) {
             continue;
@@ -139,7 +139,7 @@ void expectAttentionBackwardMatches(const AttentionCase& c) {
     expectMatchesReference(attentionBackwardGraph(c), hipdnn_test_sdk::attentionBackwardTolerance(c));
 }
 
-TEST(SmokeAttentionBackward, TilesTailsAndOptions) {
+TEST(SmokeOnednnAttentionBackward, TilesTailsAndOptions) {
     AttentionCase c;
     c.seqQ = 300;
     c.seqKv = 600;
@@ -154,7 +154,7 @@ TEST(SmokeAttentionBackward, TilesTailsAndOptions) {
     expectAttentionBackwardMatches(c);
 }
 
-TEST(SmokeAttentionBackward, GroupedQueryHeadsInBshd) {
+TEST(SmokeOnednnAttentionBackward, GroupedQueryHeadsInBshd) {
     AttentionCase c;
     c.batch = 2;
     c.heads = 8;
@@ -169,7 +169,7 @@ TEST(SmokeAttentionBackward, GroupedQueryHeadsInBshd) {
     expectAttentionBackwardMatches(c);
 }
 
-TEST(SmokeAttentionBackward, RandomShapes) {
+TEST(SmokeOnednnAttentionBackward, RandomShapes) {
     std::mt19937 random(hipdnn_test_sdk::globalTestSeed() + 1);
     for (int trial = 0; trial < 12; ++trial) {
         AttentionCase c = hipdnn_test_sdk::randomAttentionCase(random);
@@ -178,7 +178,7 @@ TEST(SmokeAttentionBackward, RandomShapes) {
     }
 }
 
-TEST(SmokeAttentionBackward, Bfloat16FollowsTheCpu) {
+TEST(SmokeOnednnAttentionBackward, Bfloat16FollowsTheCpu) {
     AttentionCase c;
     c.type = fb::DataType::BFLOAT16;
     c.heads = 4;
@@ -202,7 +202,7 @@ TEST(SmokeAttentionBackward, Bfloat16FollowsTheCpu) {
 // Many query heads per KV head (8:1, two batches): every head's dK and dV go into the KV head's
 // fp32 sums from whichever thread ran it. Query tails past 128, a key tail past 512, causal and
 // bias; fp32 and, where the CPU has it, bf16.
-TEST(SmokeAttentionBackward, GroupedHeadsShareKeyGradients) {
+TEST(SmokeOnednnAttentionBackward, GroupedHeadsShareKeyGradients) {
     for (const fb::DataType type : {fb::DataType::FLOAT, fb::DataType::BFLOAT16}) {
         if (type == fb::DataType::BFLOAT16 && !cpuHasBf16()) {
             continue;
@@ -225,7 +225,7 @@ TEST(SmokeAttentionBackward, GroupedHeadsShareKeyGradients) {
     }
 }
 
-TEST(SmokeAttention, DeclinesWhatItDoesNotRun) {
+TEST(SmokeOnednnAttention, DeclinesWhatItDoesNotRun) {
     AttentionCase c;
     c.seqQ = 4;
     c.seqKv = 4;

@@ -1,7 +1,7 @@
 // CUDA_NORM_ENGINE against the CPU reference: layer norm and RMS norm (inference and training,
-// with and without bias), batch norm inference (from inv_variance or variance), training (with
-// and without running statistics) and backward, NCHW and NHWC, fp32/fp16/bf16, each alone and with a fused
-// relu or residual add + relu; odd sizes, misaligned pointers and large means.
+// with and without bias), RMS norm backward (with and without dbias), batch norm inference (from inv_variance
+// or variance), training (with and without running statistics) and backward, NCHW and NHWC, fp32/fp16/bf16,
+// each alone and with a fused relu or residual add + relu; odd sizes, misaligned pointers and large means.
 #include "../tests/NormGraphs.hpp"
 #include "EngineHarness.hpp"
 
@@ -9,7 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <tuple>
+#include <utility>
 
 namespace cuda_kernels_integration {
 namespace {
@@ -26,6 +28,13 @@ RunOptions rowNormOptions(bool layernorm, int64_t columns) {
     options.engineId = hipdnn_data_sdk::utilities::CUDA_NORM_ENGINE_ID;
     options.tolerance = layernorm ? ToleranceOp::Layernorm : ToleranceOp::RmsNorm;
     options.reductionTerms = columns;
+    return options;
+}
+
+// dx sums over a row, dscale and dbias over the rows.
+RunOptions rmsnormBackwardOptions(int64_t rows, int64_t columns) {
+    RunOptions options = rowNormOptions(false, std::max(rows, columns));
+    options.ranges[5] = {0.5, 2.0};  // inv_rms is positive
     return options;
 }
 
@@ -82,6 +91,39 @@ TEST_P(RowNorm, OddColumnsAndMisalignedPointers) {
 
 INSTANTIATE_TEST_SUITE_P(Smoke, RowNorm,
                          testing::Combine(testing::Bool(), kTypes, testing::Bool(), kEpilogues), rowCaseName);
+
+using RmsNormBackwardCase = std::tuple<fb::DataType, bool>;  // type, dbias
+
+class RmsNormBackward : public testing::TestWithParam<RmsNormBackwardCase> {};
+
+// 20000 rows of 64 columns: eight rows per block, more row groups than resident blocks, so each
+// block's column sums cover several groups.
+TEST_P(RmsNormBackward, MatchesReference) {
+    SKIP_IF_NO_DEVICE();
+    const auto [type, dbias] = GetParam();
+    const std::vector<std::pair<int64_t, int64_t>> shapes = {{37, 64}, {37, 1000}, {37, 4096}, {20000, 64}};
+    for (const auto& [rows, columns] : shapes) {
+        SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(columns));
+        expectMatchesReference(cuda_kernels_test::rmsnormBackwardGraph(type, rows, columns, dbias),
+                               rmsnormBackwardOptions(rows, columns));
+    }
+}
+
+TEST_P(RmsNormBackward, OddColumnsAndMisalignedPointers) {
+    SKIP_IF_NO_DEVICE();
+    const auto [type, dbias] = GetParam();
+    expectMatchesReference(cuda_kernels_test::rmsnormBackwardGraph(type, 5, 333, dbias),
+                           rmsnormBackwardOptions(5, 333));
+    RunOptions misaligned = rmsnormBackwardOptions(9, 512);
+    misaligned.misalign = true;
+    expectMatchesReference(cuda_kernels_test::rmsnormBackwardGraph(type, 9, 512, dbias), misaligned);
+}
+
+INSTANTIATE_TEST_SUITE_P(Smoke, RmsNormBackward, testing::Combine(kTypes, testing::Bool()),
+                         [](const auto& info) {
+                             return std::string(fb::EnumNameDataType(std::get<0>(info.param))) +
+                                    (std::get<1>(info.param) ? "_dbias" : "");
+                         });
 
 using BatchnormCase = std::tuple<BatchnormMode, fb::DataType, bool, Epilogue>;  // mode, type, NHWC, epilogue
 
@@ -149,6 +191,12 @@ TEST_P(FullNorm, LlmRows) {
                                                                false, Epilogue::AddRelu),
                                rowNormOptions(layernorm, 1024));
     }
+}
+
+TEST_P(FullNorm, LlmRmsNormBackward) {
+    SKIP_IF_NO_DEVICE();
+    expectMatchesReference(cuda_kernels_test::rmsnormBackwardGraph(GetParam(), 4096, 4096, true),
+                           rmsnormBackwardOptions(4096, 4096));
 }
 
 TEST_P(FullNorm, ResnetBatchnorm) {

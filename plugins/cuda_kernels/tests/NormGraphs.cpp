@@ -122,6 +122,24 @@ hipdnn_test_sdk::GraphBuilder rowNormGraph(bool layernorm, fb::DataType type, in
     return builder;
 }
 
+hipdnn_test_sdk::GraphBuilder rmsnormBackwardGraph(fb::DataType type, int64_t rows, int64_t columns,
+                                                   bool dbias) {
+    hipdnn_test_sdk::GraphBuilder builder("rmsnorm_backward");
+    const std::vector<int64_t> dims = {rows, columns};
+    builder.addTensor(1, "x", type, dims)
+        .addTensor(14, "dy", type, dims)
+        .addTensor(2, "scale", fb::DataType::FLOAT, {1, columns})
+        .addTensor(5, "inv_rms", fb::DataType::FLOAT, {rows, 1})
+        .addTensor(kY, "dx", type, dims)
+        .addTensor(15, "dscale", fb::DataType::FLOAT, {1, columns});
+    if (dbias) {
+        builder.addTensor(16, "dbias", fb::DataType::FLOAT, {1, columns});
+    }
+    builder.addRmsNormBackward("rmsnorm_backward", 14, 1, 2, 5, kY, 15,
+                               dbias ? std::optional<int64_t>(16) : std::nullopt);
+    return builder;
+}
+
 hipdnn_test_sdk::GraphBuilder batchnormGraph(BatchnormMode mode, fb::DataType type,
                                              const std::vector<int64_t>& dims, bool channelsLast,
                                              Epilogue epilogue) {

@@ -21,6 +21,12 @@ std::string epilogueName(Epilogue epilogue);
 hipdnn_test_sdk::GraphBuilder rowNormGraph(bool layernorm, fb::DataType type, int64_t rows, int64_t columns,
                                            bool training, bool bias, Epilogue epilogue = Epilogue::None);
 
+/// RMS norm backward of x {rows, columns} (uid 1) in `type`: dy (uid 14) and dx (uid 20) in
+/// `type`, fp32 scale {1, columns} (uid 2), saved inv_rms {rows, 1} (uid 5), dscale (uid 15)
+/// and, with `dbias`, dbias (uid 16) {1, columns}.
+hipdnn_test_sdk::GraphBuilder rmsnormBackwardGraph(fb::DataType type, int64_t rows, int64_t columns,
+                                                   bool dbias);
+
 enum class BatchnormMode { Inference, InferenceVariance, Training, TrainingRunningStats, Backward };
 std::string batchnormModeName(BatchnormMode mode);
 

@@ -127,6 +127,121 @@ INSTANTIATE_TEST_SUITE_P(Types, BatchnormBackwardCompiles,
                                     (std::get<1>(info.param) ? "_nhwc" : "_nchw");
                          });
 
+using RmsNormBackwardCase = std::tuple<fb::DataType, bool, int64_t>;  // type, dbias, columns
+
+class RmsNormBackwardCompiles : public testing::TestWithParam<RmsNormBackwardCase> {};
+
+// 64 columns put eight rows in a block (their column sums combine in shared memory), 333 runs
+// width 1, 16384 takes 1024 threads per row.
+TEST_P(RmsNormBackwardCompiles, VectorAndScalarForSm90AndSm75) {
+    const auto [type, dbias, columns] = GetParam();
+    const auto graph = rmsnormBackwardGraph(type, 7, columns, dbias);
+    expectCompiles(graph, 90, false);
+    expectCompiles(graph, 90, true);
+    expectCompiles(graph, 75, false);
+}
+
+INSTANTIATE_TEST_SUITE_P(Types, RmsNormBackwardCompiles,
+                         testing::Combine(testing::ValuesIn(kTypes), testing::Bool(),
+                                          testing::Values(int64_t{64}, int64_t{333}, int64_t{16384})),
+                         [](const auto& info) {
+                             return std::string(fb::EnumNameDataType(std::get<0>(info.param))) +
+                                    (std::get<1>(info.param) ? "_dbias_" : "_") +
+                                    std::to_string(std::get<2>(info.param));
+                         });
+
+TEST(NormProgram, RmsNormBackwardFactsFollowTheGraph) {
+    std::vector<uint8_t> bytes;
+    std::string reason;
+    const auto program = hipdnn_cuda_kernels::analyzeNormGraph(
+        wrapGraph(rmsnormBackwardGraph(fb::DataType::HALF, 16, 4096, true), bytes), reason);
+    ASSERT_TRUE(program.has_value()) << reason;
+    EXPECT_EQ(program->kind, NormKind::RmsNormBackward);
+    EXPECT_TRUE(program->isRowNorm());
+    EXPECT_FALSE(program->hasStatisticsPass());
+    EXPECT_EQ(program->rows, 16);
+    EXPECT_EQ(program->columns, 4096);
+    EXPECT_TRUE(program->storesY);
+    EXPECT_EQ(program->yType, hipdnn_cuda_kernels::ElementType::Half);
+    EXPECT_FALSE(program->epilogue.has_value());
+    std::vector<std::string> names;
+    for (const auto& operand : program->operands) {
+        names.push_back(operand.name + (operand.isOutput ? " out" : ""));
+    }
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"x", "y out", "dy", "scale", "inv_rms", "dscale out", "dbias out"}));
+    EXPECT_EQ(program->operand("y")->uid, 20);
+    EXPECT_EQ(program->operand("inv_rms")->stride, 1);
+    EXPECT_EQ(program->operand("dscale")->type, hipdnn_cuda_kernels::ElementType::Float);
+}
+
+TEST(NormCodegen, RmsNormBackwardSumsColumnPartsInTheWorkspace) {
+    std::vector<uint8_t> bytes;
+    std::string reason;
+    const auto plan = hipdnn_cuda_kernels::planNorm(
+        wrapGraph(rmsnormBackwardGraph(fb::DataType::BFLOAT16, 4096, 4096, true), bytes), hopper(), reason);
+    ASSERT_TRUE(plan.has_value()) << reason;
+    const auto& source = plan->source;
+    ASSERT_EQ(source.launches.size(), 2U);
+    EXPECT_EQ(source.launches[0].kernel, hipdnn_cuda_kernels::kRowNormBackwardKernel);
+    EXPECT_EQ(source.launches[0].grid, hipdnn_cuda_kernels::NormGrid::PerPart);
+    EXPECT_EQ(source.launches[0].gridSize, 1U);
+    EXPECT_EQ(source.launches[0].blockSize, 256U);  // 512 bf16 vectors, two per thread
+    EXPECT_EQ(source.launches[1].kernel, hipdnn_cuda_kernels::kRowNormFinalizeKernel);
+    EXPECT_EQ(source.launches[1].grid, hipdnn_cuda_kernels::NormGrid::Fixed);
+    EXPECT_EQ(source.launches[1].gridSize, 4096U / 32);
+    EXPECT_EQ(source.vectorWidth, 8);
+    EXPECT_EQ(source.vectorOperands, (std::vector<std::string>{"x", "dy", "y", "scale"}));
+    // At most eight blocks per multiprocessor, each one partial row of dscale and one of dbias.
+    EXPECT_EQ(source.maxParts, 132U * 8);
+    EXPECT_EQ(source.workspaceBytes, 2 * size_t{132 * 8} * 4096 * sizeof(float));
+    EXPECT_NE(source.source.find("constexpr int kT = 256;"), std::string::npos);
+    EXPECT_NE(source.source.find("constexpr int kV = 2;"), std::string::npos);
+    EXPECT_NE(source.source.find("typedef unsigned int hdnn_index;"), std::string::npos);
+    EXPECT_NE(source.source.find("dbias[c] = "), std::string::npos);
+
+    // Without dbias: one partial row per block, no dbias terms. Eight rows of 64 columns share a
+    // block, so 37 rows take at most five parts.
+    const auto short_rows = hipdnn_cuda_kernels::planNorm(
+        wrapGraph(rmsnormBackwardGraph(fb::DataType::FLOAT, 37, 64, false), bytes), hopper(), reason);
+    ASSERT_TRUE(short_rows.has_value()) << reason;
+    EXPECT_EQ(short_rows->source.maxParts, 5U);
+    EXPECT_EQ(short_rows->source.workspaceBytes, size_t{5} * 64 * sizeof(float));
+    EXPECT_NE(short_rows->source.source.find("constexpr int kR = 8;"), std::string::npos);
+    EXPECT_EQ(short_rows->source.source.find("hdnn_dbias"), std::string::npos);
+    EXPECT_EQ(short_rows->source.source.find("dbias[c]"), std::string::npos);
+}
+
+TEST(NormProgram, RmsNormBackwardDeclinesWithReasons) {
+    const auto graph = [](const std::vector<int64_t>& dims, const std::vector<int64_t>& scaleDims,
+                          bool dxVirtual, const std::vector<int64_t>& dyStrides) {
+        hipdnn_test_sdk::GraphBuilder builder("rmsnorm_backward");
+        std::vector<int64_t> statisticDims(dims.size(), 1);
+        statisticDims[0] = dims[0];
+        builder.addTensor(1, "x", fb::DataType::FLOAT, dims)
+            .addTensor(14, "dy", fb::DataType::FLOAT, dims, dyStrides)
+            .addTensor(2, "scale", fb::DataType::FLOAT, scaleDims)
+            .addTensor(5, "inv_rms", fb::DataType::FLOAT, statisticDims)
+            .addTensor(20, "dx", fb::DataType::FLOAT, dims, {}, dxVirtual)
+            .addTensor(15, "dscale", fb::DataType::FLOAT, scaleDims)
+            .addRmsNormBackward("rmsnorm_backward", 14, 1, 2, 5, 20, 15);
+        return builder;
+    };
+    const std::vector<int64_t> rows = {4, 8};
+    EXPECT_EQ(declineReason(graph(rows, {1, 8}, true, {})), "tensor uid 20 'dx' (dx) is virtual");
+    EXPECT_EQ(declineReason(graph(rows, {1, 8}, false, {1, 4})),
+              "tensor uid 14 'dy' (dy) has a layout other than x's");
+    EXPECT_EQ(declineReason(graph({2, 4, 3, 3}, {1, 4, 1, 1}, false, {})),
+              "tensor uid 2 'scale' has dims [1, 4, 1, 1]; the engine needs one row of x: [1, 4, 3, 3]");
+    EXPECT_EQ(declineReason(rmsnormBackwardGraph(fb::DataType::BFLOAT16, 2, 40000, true)),
+              "rows of 40000 elements are longer than the 32768 the engine keeps in registers");
+
+    auto fused = rmsnormBackwardGraph(fb::DataType::FLOAT, 4, 8, false);
+    fused.addTensor(31, "out", fb::DataType::FLOAT, {4, 8})
+        .addPointwise("relu", fb::PointwiseMode::RELU_FWD, 20, 31);
+    EXPECT_EQ(declineReason(fused), "pointwise nodes after RMS norm backward are not fused");
+}
+
 TEST(NormProgram, RowNormFactsFollowTheGraph) {
     std::vector<uint8_t> bytes;
     std::string reason;

@@ -15,6 +15,10 @@ constexpr const char* kEpilogueFunction = "hdnn_epilogue";
 // Rows of at most this many vectors per thread stay in registers.
 constexpr int64_t kMaxVectorsPerThread = 16;
 constexpr int kMaxThreadsPerRow = 1024;
+// RMS norm backward keeps x, dy and scale and the dscale and dbias sums of a thread's columns in
+// registers: about this many elements of each per thread, and at most twice as many.
+constexpr int kBackwardElementsPerThread = 16;
+constexpr int kMaxBackwardElementsPerThread = 32;
 // Channels whose coefficients (mean, scale, bias: three floats each) fit in static shared memory.
 constexpr int64_t kMaxSharedChannels = 2048;
 // At most this many statistics blocks per multiprocessor (the workspace holds their partial sums);
@@ -48,16 +52,18 @@ public:
     std::optional<NormSource> run(std::string& reason) {
         const bool pooling = _program.kind == NormKind::Pooling;
         _out << "// hipDNN "
-             << (pooling                ? "pooling"
-                 : _program.isRowNorm() ? "row norm"
-                                        : "batch norm")
+             << (pooling                                      ? "pooling"
+                 : _program.kind == NormKind::RmsNormBackward ? "RMS norm backward"
+                 : _program.isRowNorm()                       ? "row norm"
+                                                              : "batch norm")
              << " kernels, " << _program.elementCount << " elements\n"
              << kernelPrelude(_device.computeCapability) << "typedef "
              << (indexLimit() < (int64_t{1} << 31) ? "unsigned int" : "unsigned long long")
              << " hdnn_index;\n";
-        const bool generated = pooling                ? poolingForward(reason)
-                               : _program.isRowNorm() ? rowNorm(reason)
-                                                      : batchnorm(reason);
+        const bool generated = pooling                                      ? poolingForward(reason)
+                               : _program.kind == NormKind::RmsNormBackward ? rowNormBackward(reason)
+                               : _program.isRowNorm()                       ? rowNorm(reason)
+                                                                            : batchnorm(reason);
         if (!generated) {
             return std::nullopt;
         }
@@ -67,13 +73,17 @@ public:
     }
 
 private:
-    bool decline(std::string& reason, std::string why) {
+    static bool decline(std::string& reason, std::string why) {
         reason = std::move(why);
         return false;
     }
 
     // One past the largest element offset or index the kernels compute.
     int64_t indexLimit() const {
+        if (_program.kind == NormKind::RmsNormBackward) {
+            // The workspace's partial rows: at most one of dscale and one of dbias per row of x.
+            return 2 * _program.elementCount;
+        }
         if (!_program.pooling) {
             return _program.elementCount;
         }
@@ -159,37 +169,55 @@ private:
         return delivery + ");";
     }
 
-    bool rowNorm(std::string& reason) {
-        const int64_t columns = _program.columns;
+    // A row of x as a group of `threads` (a power of two from 32 to 1024) holding `perThread`
+    // vectors of `width` elements each, `rowsPerBlock` groups to a block.
+    struct RowShape {
+        int width = 1;
+        int64_t vectors = 0;
+        int threads = 32;
+        int64_t perThread = 0;
+        int rowsPerBlock = 1;
+    };
+
+    // The widest vector that divides a row.
+    int rowWidth() const {
         int width = widestVector();
-        while (columns % width != 0) {
+        while (_program.columns % width != 0) {
             width /= 2;
         }
-        const int64_t vectors = columns / width;
-        int threads = 32;
-        while (threads < kMaxThreadsPerRow && threads * 4 < vectors) {
-            threads *= 2;
+        return width;
+    }
+
+    // Vectors of `width`; threads double until each holds at most `targetPerThread` vectors. False
+    // for rows that need more than `maxPerThread` per thread.
+    bool rowShape(int width, int64_t targetPerThread, int64_t maxPerThread, RowShape& shape,
+                  std::string& reason) const {
+        const int64_t columns = _program.columns;
+        shape.width = width;
+        shape.vectors = columns / width;
+        shape.threads = 32;
+        while (shape.threads < kMaxThreadsPerRow && shape.threads * targetPerThread < shape.vectors) {
+            shape.threads *= 2;
         }
-        const int64_t perThread = (vectors + threads - 1) / threads;
-        if (perThread > kMaxVectorsPerThread) {
+        shape.perThread = (shape.vectors + shape.threads - 1) / shape.threads;
+        if (shape.perThread > maxPerThread) {
             return decline(reason, "rows of " + std::to_string(columns) + " elements are longer than the " +
-                                       std::to_string(kMaxVectorsPerThread * kMaxThreadsPerRow * width) +
+                                       std::to_string(maxPerThread * kMaxThreadsPerRow * shape.width) +
                                        " the engine keeps in registers");
         }
-        const int rowsPerBlock = std::max(1, static_cast<int>(kNormBlockSize) / threads);
-        const bool layernorm = _program.kind == NormKind::Layernorm;
-        const char* statistic = layernorm ? "inv_variance" : "inv_rms";
+        shape.rowsPerBlock = std::max(1, static_cast<int>(kNormBlockSize) / shape.threads);
+        return true;
+    }
+
+    // The row constants and hdnn_row_total, the sum over the kT threads of one row (consecutive
+    // lanes), returned to all of them.
+    void emitRowCommon(const RowShape& shape) {
         _out << "constexpr hdnn_index kRows = " << _program.rows
-             << ";\nconstexpr hdnn_index kCols = " << columns << ";\nconstexpr hdnn_index kVecs = " << vectors
-             << ";\nconstexpr int kW = " << width << ";\nconstexpr int kT = " << threads
-             << ";\nconstexpr int kR = " << rowsPerBlock << ";\nconstexpr int kV = " << perThread
+             << ";\nconstexpr hdnn_index kCols = " << _program.columns
+             << ";\nconstexpr hdnn_index kVecs = " << shape.vectors << ";\nconstexpr int kW = " << shape.width
+             << ";\nconstexpr int kT = " << shape.threads << ";\nconstexpr int kR = " << shape.rowsPerBlock
+             << ";\nconstexpr int kV = " << shape.perThread
              << ";\nconstexpr int kWarps = kT > 32 ? kT / 32 : 1;\n";
-        bool ok = true;
-        const std::string delivery = emitDelivery(width, reason, ok);
-        if (!ok) {
-            return false;
-        }
-        // The sum over the kT threads of one row (consecutive lanes), returned to all of them.
         _out << R"(__device__ __forceinline__ float hdnn_row_total(float v, float* partial) {
 #pragma unroll
     for (int o = (kT < 32 ? kT : 32) / 2; o > 0; o /= 2) { v += __shfl_xor_sync(0xffffffffu, v, o); }
@@ -204,25 +232,41 @@ private:
     return v;
 }
 )";
-        _out << header(kRowNormKernel, static_cast<unsigned>(threads * rowsPerBlock))
+    }
+
+    // Declares `array`[kV][kW] and loads this thread's vectors of operand `name` in row `row`
+    // into it (zeros past the row's end or for an inactive row), each line after `indent`.
+    std::string rowLoad(const char* name, const char* array, const std::string& indent) const {
+        const std::string a = array;
+        return indent + "float " + a + "[kV][kW];\n#pragma unroll\n" + indent +
+               "for (int k = 0; k < kV; ++k) {\n" + indent + "    const hdnn_index vi = lane + k * kT;\n" +
+               indent + "    if (active && vi < kVecs) {\n" + indent + "        hdnn_load<" +
+               kind(_program.operand(name)->type) + ", kW>(" + name + ", row * kCols + vi * kW, " + a +
+               "[k]);\n" + indent + "    } else {\n#pragma unroll\n" + indent +
+               "        for (int l = 0; l < kW; ++l) { " + a + "[k][l] = 0.0f; }\n" + indent + "    }\n" +
+               indent + "}\n";
+    }
+
+    bool rowNorm(std::string& reason) {
+        RowShape shape;
+        if (!rowShape(rowWidth(), 4, kMaxVectorsPerThread, shape, reason)) {
+            return false;
+        }
+        const bool layernorm = _program.kind == NormKind::Layernorm;
+        const char* statistic = layernorm ? "inv_variance" : "inv_rms";
+        emitRowCommon(shape);
+        bool ok = true;
+        const std::string delivery = emitDelivery(shape.width, reason, ok);
+        if (!ok) {
+            return false;
+        }
+        _out << header(kRowNormKernel, static_cast<unsigned>(shape.threads * shape.rowsPerBlock))
              << R"(    __shared__ float hdnn_partial[kR][kWarps];
     const int lane = threadIdx.x % kT;
     const int slot = threadIdx.x / kT;
     const hdnn_index row = (hdnn_index)blockIdx.x * kR + slot;
     const bool active = row < kRows;
-    float v[kV][kW];
-#pragma unroll
-    for (int k = 0; k < kV; ++k) {
-        const hdnn_index vi = lane + k * kT;
-        if (active && vi < kVecs) {
-            hdnn_load<)"
-             << kind(_program.operand("x")->type) << R"(, kW>(x, row * kCols + vi * kW, v[k]);
-        } else {
-#pragma unroll
-            for (int l = 0; l < kW; ++l) { v[k][l] = 0.0f; }
-        }
-    }
-)";
+)" << rowLoad("x", "v", "    ");
         const std::string epsilon = scalar(_program.epsilon);
         if (layernorm) {
             _out << R"(    float sum = 0.0f;
@@ -284,11 +328,175 @@ private:
         }
         _out << "}\n";
         _result.kernelNames = {kRowNormKernel};
-        _result.vectorWidth = width;
-        _result.launches.push_back({kRowNormKernel,
-                                    static_cast<unsigned>((_program.rows + rowsPerBlock - 1) / rowsPerBlock),
-                                    static_cast<unsigned>(threads * rowsPerBlock), NormGrid::Fixed});
+        _result.vectorWidth = shape.width;
+        _result.launches.push_back(
+            {kRowNormKernel,
+             static_cast<unsigned>((_program.rows + shape.rowsPerBlock - 1) / shape.rowsPerBlock),
+             static_cast<unsigned>(shape.threads * shape.rowsPerBlock), NormGrid::Fixed});
         return true;
+    }
+
+    // One pass over the rows with a block per part of the grid (as many as are resident): each
+    // row of x and dy is read once into registers, reduced for dy · scale · x, and dx written;
+    // the thread's columns are the same in every row, so their dscale and dbias terms add up in
+    // registers, and each block leaves one partial row of each in the workspace. A second kernel
+    // sums the parts per column.
+    bool rowNormBackward(std::string& reason) {
+        RowShape shape;
+        const int width = rowWidth();
+        if (!rowShape(width, kBackwardElementsPerThread / width, kMaxBackwardElementsPerThread / width, shape,
+                      reason)) {
+            return false;
+        }
+        const bool dbias = has("dbias");
+        const NormOperand* invRms = _program.operand("inv_rms");
+        emitRowCommon(shape);
+        // Slots combine pairwise through shared memory (kR is a power of two), so the order of the
+        // sums is fixed.
+        _out << R"(__device__ __forceinline__ void hdnn_write_part(float (&part)[kV][kW], float* out) {
+    __shared__ float hdnn_upper[kR > 1 ? kR / 2 * kCols : 1];
+    const int lane = threadIdx.x % kT;
+    const int slot = threadIdx.x / kT;
+#pragma unroll
+    for (int half = kR / 2; half > 0; half /= 2) {
+        __syncthreads();
+        if (slot >= half && slot < 2 * half) {
+#pragma unroll
+            for (int k = 0; k < kV; ++k) {
+                const hdnn_index vi = lane + k * kT;
+                if (vi < kVecs) {
+#pragma unroll
+                    for (int l = 0; l < kW; ++l) { hdnn_upper[(slot - half) * kCols + vi * kW + l] = part[k][l]; }
+                }
+            }
+        }
+        __syncthreads();
+        if (slot < half) {
+#pragma unroll
+            for (int k = 0; k < kV; ++k) {
+                const hdnn_index vi = lane + k * kT;
+                if (vi < kVecs) {
+#pragma unroll
+                    for (int l = 0; l < kW; ++l) { part[k][l] += hdnn_upper[slot * kCols + vi * kW + l]; }
+                }
+            }
+        }
+    }
+    if (slot != 0) { return; }
+#pragma unroll
+    for (int k = 0; k < kV; ++k) {
+        const hdnn_index vi = lane + k * kT;
+        if (vi < kVecs) {
+#pragma unroll
+            for (int l = 0; l < kW; ++l) { out[vi * kW + l] = part[k][l]; }
+        }
+    }
+}
+)";
+        _out << header(kRowNormBackwardKernel, static_cast<unsigned>(shape.threads * shape.rowsPerBlock))
+             << R"(    __shared__ float hdnn_partial[kR][kWarps];
+    const int lane = threadIdx.x % kT;
+    const int slot = threadIdx.x / kT;
+    // The scale of this thread's columns, and their dscale (and dbias) terms summed over its rows.
+    float s[kV][kW], hdnn_dscale[kV][kW];
+)" << (dbias ? "    float hdnn_dbias[kV][kW];\n" : "")
+             << R"(#pragma unroll
+    for (int k = 0; k < kV; ++k) {
+        const hdnn_index vi = lane + k * kT;
+        if (vi < kVecs) {
+            hdnn_load<)"
+             << kind(_program.operand("scale")->type) << R"(, kW>(scale, vi * kW, s[k]);
+        } else {
+#pragma unroll
+            for (int l = 0; l < kW; ++l) { s[k][l] = 0.0f; }
+        }
+#pragma unroll
+        for (int l = 0; l < kW; ++l) { hdnn_dscale[k][l] = 0.0f;)"
+             << (dbias ? " hdnn_dbias[k][l] = 0.0f;" : "") << R"( }
+    }
+    for (hdnn_index first = (hdnn_index)blockIdx.x * kR; first < kRows; first += (hdnn_index)gridDim.x * kR) {
+        const hdnn_index row = first + slot;
+        const bool active = row < kRows;
+)" << rowLoad("x", "v", "        ")
+             << rowLoad("dy", "g", "        ") << "        const float r = active ? "
+             << read("inv_rms", "row * " + std::to_string(invRms->stride)) << R"( : 0.0f;
+        float projection = 0.0f;
+#pragma unroll
+        for (int k = 0; k < kV; ++k) {
+#pragma unroll
+            for (int l = 0; l < kW; ++l) { projection += g[k][l] * s[k][l] * v[k][l]; }
+        }
+        const float hdnn_correction = r * r * hdnn_row_total(projection, hdnn_partial[slot]) / (float)kCols;
+#pragma unroll
+        for (int k = 0; k < kV; ++k) {
+            const hdnn_index vi = lane + k * kT;
+            if (!active || vi >= kVecs) { continue; }
+            float out[kW];
+#pragma unroll
+            for (int l = 0; l < kW; ++l) {
+                out[l] = r * (g[k][l] * s[k][l] - v[k][l] * hdnn_correction);
+                hdnn_dscale[k][l] += g[k][l] * v[k][l] * r;)"
+             << (dbias ? "\n                hdnn_dbias[k][l] += g[k][l];" : "") << R"(
+            }
+            hdnn_store<)"
+             << kind(_program.yType) << R"(, kW>(y, row * kCols + vi * kW, out);
+        }
+    }
+    hdnn_write_part(hdnn_dscale, hdnn_ws + (hdnn_index)blockIdx.x * kCols);
+)"
+             << (dbias ? "    hdnn_write_part(hdnn_dbias, hdnn_ws + (hdnn_index)(gridDim.x + blockIdx.x) * "
+                         "kCols);\n"
+                       : "")
+             << "}\n";
+        emitRowFinalize(dbias);
+        _result.vectorWidth = shape.width;
+        _result.maxParts = static_cast<unsigned>(
+            std::clamp<int64_t>((_program.rows + shape.rowsPerBlock - 1) / shape.rowsPerBlock, 1,
+                                static_cast<int64_t>(std::max(1, _device.multiprocessorCount)) *
+                                    kMaxStatsBlocksPerMultiprocessor));
+        _result.workspaceBytes = static_cast<size_t>(dbias ? 2 : 1) * _result.maxParts *
+                                 static_cast<size_t>(_program.columns) * sizeof(float);
+        _result.kernelNames = {kRowNormBackwardKernel, kRowNormFinalizeKernel};
+        _result.launches.push_back({kRowNormBackwardKernel, 1,
+                                    static_cast<unsigned>(shape.threads * shape.rowsPerBlock),
+                                    NormGrid::PerPart});
+        _result.launches.push_back({kRowNormFinalizeKernel,
+                                    static_cast<unsigned>((_program.columns + 31) / 32), kNormBlockSize,
+                                    NormGrid::Fixed});
+        return true;
+    }
+
+    // A block per 32 columns: its warps sum every eighth part of their column, then warp 0 adds
+    // the warps' sums and writes dscale (and dbias).
+    void emitRowFinalize(bool dbias) {
+        _out << "constexpr int kFinalizeWarps = " << kNormBlockSize / 32 << ";\n"
+             << header(kRowNormFinalizeKernel, kNormBlockSize)
+             << R"(    __shared__ float hdnn_sums[2][kFinalizeWarps][32];
+    const int lane = threadIdx.x % 32;
+    const int warp = threadIdx.x / 32;
+    const hdnn_index c = (hdnn_index)blockIdx.x * 32 + lane;
+    float ds = 0.0f, db = 0.0f;
+    if (c < kCols) {
+#pragma unroll 4
+        for (unsigned p = (unsigned)warp; p < hdnn_parts; p += kFinalizeWarps) {
+            ds += hdnn_ws[(hdnn_index)p * kCols + c];)"
+             << (dbias ? "\n            db += hdnn_ws[(hdnn_index)(hdnn_parts + p) * kCols + c];" : "") << R"(
+        }
+    }
+    hdnn_sums[0][warp][lane] = ds;
+    hdnn_sums[1][warp][lane] = db;
+    __syncthreads();
+    if (warp != 0 || c >= kCols) { return; }
+    ds = 0.0f;
+    db = 0.0f;
+#pragma unroll
+    for (int w = 0; w < kFinalizeWarps; ++w) { ds += hdnn_sums[0][w][lane]; db += hdnn_sums[1][w][lane]; }
+    dscale[c] = hdnn_from_float<)"
+             << kind(_program.operand("dscale")->type) << ">(ds);\n";
+        if (dbias) {
+            _out << "    dbias[c] = hdnn_from_float<" << kind(_program.operand("dbias")->type) << ">(db);\n";
+        }
+        _out << "}\n";
     }
 
     // One thread per output element (grid-stride) walks its window over x through x's strides, in

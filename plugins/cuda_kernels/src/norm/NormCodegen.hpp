@@ -1,6 +1,8 @@
 // CUDA C++ source of CUDA_NORM_ENGINE's kernels for one NormProgram, for NVRTC. Row norms (layer
 // norm, RMS norm) run one kernel: a group of threads per row keeps the row in registers, reduces
-// it and writes y. Batch norm inference runs one streaming kernel with the per-channel
+// it and writes y. RMS norm backward runs the same row pass over dy and x, writing dx and
+// per-block column sums of the dscale and dbias terms into the workspace, then a kernel that
+// sums those per column. Batch norm inference runs one streaming kernel with the per-channel
 // coefficients in registers or shared memory; training and backward add a statistics pass
 // (per-block partial sums into the workspace) and a per-channel finalize before the same
 // streaming kernel. Training's streaming pass walks x backwards, so that the part of x the
@@ -19,6 +21,8 @@
 namespace hipdnn_cuda_kernels {
 
 inline constexpr const char* kRowNormKernel = "hipdnn_row_norm";
+inline constexpr const char* kRowNormBackwardKernel = "hipdnn_row_norm_bwd";
+inline constexpr const char* kRowNormFinalizeKernel = "hipdnn_row_norm_finalize";
 inline constexpr const char* kBatchnormApplyKernel = "hipdnn_bn_apply";
 inline constexpr const char* kBatchnormStatsKernel = "hipdnn_bn_stats";
 inline constexpr const char* kBatchnormFinalizeKernel = "hipdnn_bn_finalize";

@@ -63,6 +63,7 @@ private:
             case fb::NodeAttributes::ResampleFwdAttributes:
             case fb::NodeAttributes::LayernormAttributes:
             case fb::NodeAttributes::RMSNormAttributes:
+            case fb::NodeAttributes::RMSNormBackwardAttributes:
             case fb::NodeAttributes::BatchnormInferenceAttributes:
             case fb::NodeAttributes::BatchnormInferenceAttributesVarianceExt:
             case fb::NodeAttributes::BatchnormAttributes:
@@ -80,10 +81,9 @@ private:
                 continue;
             }
             if (!isNormOrPooling(node.type())) {
-                return decline(
-                    node.describe() +
-                    " is not a layer norm, RMS norm, batch norm (inference, training or backward) or "
-                    "pooling forward");
+                return decline(node.describe() +
+                               " is not a layer norm, RMS norm (forward or backward), batch norm (inference, "
+                               "training or backward) or pooling forward");
             }
             if (_normIndex) {
                 return decline(
@@ -289,8 +289,8 @@ private:
         return true;
     }
 
-    // Row norms normalize every dim but the first: rows must be outermost and scale/bias share
-    // the row's layout.
+    // Row norms normalize every dim but the first: rows must be outermost and the per-column
+    // tensors (scale, bias, their gradients) have the dims and layout of one row.
     bool checkRows(std::initializer_list<std::optional<int64_t>> rowParameters) {
         _program.rows = _xDims[0];
         _program.columns = _program.elementCount / std::max<int64_t>(1, _program.rows);
@@ -299,15 +299,35 @@ private:
                            std::to_string(_xStrides[0]) + ", expected " + std::to_string(_program.columns));
         }
         const std::vector<int64_t> rowLayout(_xStrides.begin() + 1, _xStrides.end());
+        std::vector<int64_t> rowDims = _xDims;
+        rowDims[0] = 1;
         for (const auto& uid : rowParameters) {
             if (!uid) {
                 continue;
             }
             const Tensor& tensor = _graph.tensor(*uid);
             const auto strides = movingStrides(tensor);
+            if (dimsOf(tensor) != rowDims) {
+                return decline(describeTensor(tensor) + " has dims " + formatDims(dimsOf(tensor)) +
+                               "; the engine needs one row of x: " + formatDims(rowDims));
+            }
             if (std::vector<int64_t>(strides.begin() + 1, strides.end()) != rowLayout) {
                 return decline(describeTensor(tensor) + " does not have the layout of one row of x");
             }
+        }
+        return true;
+    }
+
+    // A backward norm writes dx to memory from dy in x's layout, with nothing fused after it.
+    bool checkGradients(const char* norm, int64_t dx, int64_t dy, int64_t x) {
+        if (!_epilogueNodes.empty()) {
+            return decline(std::string("pointwise nodes after ") + norm + " are not fused");
+        }
+        if (_graph.tensor(dx).virtual_()) {
+            return decline(describeTensor(_graph.tensor(dx)) + " (dx) is virtual");
+        }
+        if (movingStrides(_graph.tensor(dy)) != movingStrides(_graph.tensor(x))) {
+            return decline(describeTensor(_graph.tensor(dy)) + " (dy) has a layout other than x's");
         }
         return true;
     }
@@ -335,6 +355,20 @@ private:
                        addOptional("bias", a.bias_tensor_uid(), false, 0) &&
                        addOptional("inv_rms", a.inv_rms_tensor_uid(), true, 0) &&
                        addScalar("epsilon", a.epsilon_tensor_uid(), _program.epsilon);
+            }
+            case fb::NodeAttributes::RMSNormBackwardAttributes: {
+                const auto& a = *node.attributesAs<fb::RMSNormBackwardAttributes>();
+                _program.kind = NormKind::RmsNormBackward;
+                // The graph's contract requires inv_rms (the schema has no epsilon to recompute it).
+                return checkGradients("RMS norm backward", a.dx_tensor_uid(), a.dy_tensor_uid(),
+                                      a.x_tensor_uid()) &&
+                       addActivations(a.x_tensor_uid(), a.dx_tensor_uid()) &&
+                       checkRows({a.scale_tensor_uid(), a.dscale_tensor_uid(), a.dbias_tensor_uid()}) &&
+                       addOperand("dy", a.dy_tensor_uid(), false) &&
+                       addOperand("scale", a.scale_tensor_uid(), false) &&
+                       addOptional("inv_rms", a.inv_rms_tensor_uid(), false, 0) &&
+                       addOperand("dscale", a.dscale_tensor_uid(), true) &&
+                       addOptional("dbias", a.dbias_tensor_uid(), true, 0);
             }
             case fb::NodeAttributes::BatchnormInferenceAttributes: {
                 const auto& a = *node.attributesAs<fb::BatchnormInferenceAttributes>();
@@ -385,18 +419,9 @@ private:
                     return decline(node.describe() +
                                    " has no saved mean and inv_variance; recomputing them is not supported");
                 }
-                if (!_epilogueNodes.empty()) {
-                    return decline("pointwise nodes after batch norm backward are not fused");
-                }
-                if (_graph.tensor(a.dx_tensor_uid()).virtual_()) {
-                    return decline(describeTensor(_graph.tensor(a.dx_tensor_uid())) + " (dx) is virtual");
-                }
-                if (movingStrides(_graph.tensor(a.dy_tensor_uid())) !=
-                    movingStrides(_graph.tensor(a.x_tensor_uid()))) {
-                    return decline(describeTensor(_graph.tensor(a.dy_tensor_uid())) +
-                                   " (dy) has a layout other than x's");
-                }
-                return addActivations(a.x_tensor_uid(), a.dx_tensor_uid()) && addChannels() &&
+                return checkGradients("batch norm backward", a.dx_tensor_uid(), a.dy_tensor_uid(),
+                                      a.x_tensor_uid()) &&
+                       addActivations(a.x_tensor_uid(), a.dx_tensor_uid()) && addChannels() &&
                        addOperand("dy", a.dy_tensor_uid(), false) &&
                        addOptional("mean", a.mean_tensor_uid(), false, 1) &&
                        addOptional("inv_variance", a.inv_variance_tensor_uid(), false, 1) &&

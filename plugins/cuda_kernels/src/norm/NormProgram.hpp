@@ -1,9 +1,9 @@
-// A normalization graph as CUDA_NORM_ENGINE's kernels see it: one layer norm, RMS norm, batch
-// norm (inference, training or backward) or pooling forward node, the tensors it reads and writes
-// with the layout facts its kernels index by, and the pointwise nodes after a forward norm or the
-// pooling (relu, a residual add, ...) as a fused epilogue that consumes y in registers. The
-// activation the node writes is the operand "y" (dx for batch norm backward), the one it reads
-// "x" (and "dy" for backward).
+// A normalization graph as CUDA_NORM_ENGINE's kernels see it: one layer norm, RMS norm (forward or
+// backward), batch norm (inference, training or backward) or pooling forward node, the tensors it
+// reads and writes with the layout facts its kernels index by, and the pointwise nodes after a
+// forward norm or the pooling (relu, a residual add, ...) as a fused epilogue that consumes y in
+// registers. The activation the node writes is the operand "y" (dx for the backward norms), the
+// one it reads "x" (and "dy" for backward).
 #pragma once
 
 #include "../pointwise/PointwiseProgram.hpp"
@@ -20,6 +20,7 @@ namespace hipdnn_cuda_kernels {
 enum class NormKind {
     Layernorm,
     RmsNorm,
+    RmsNormBackward,
     BatchnormInference,
     BatchnormInferenceVariance,
     BatchnormTraining,
@@ -76,7 +77,7 @@ struct NormProgram {
     std::vector<std::string> epilogueArguments;  // operand names of the epilogue's memory operands, in order
 
     int64_t elementCount = 0;  // x's elements; pooling: y's
-    // Row norms: x as rows × columns, both packed.
+    // Row norms (and RMS norm backward): x as rows × columns, both packed.
     int64_t rows = 0;
     int64_t columns = 0;
     // Batch norm: x is dense; channel of element e is (e / channelStride) % channels.
@@ -85,7 +86,10 @@ struct NormProgram {
     std::optional<PoolingWindow> pooling;  // kind Pooling
 
     const NormOperand* operand(const std::string& name) const;
-    bool isRowNorm() const { return kind == NormKind::Layernorm || kind == NormKind::RmsNorm; }
+    /// Norms over the rows of x (dim 0 outermost, every other dim a column).
+    bool isRowNorm() const {
+        return kind == NormKind::Layernorm || kind == NormKind::RmsNorm || kind == NormKind::RmsNormBackward;
+    }
     /// Batch norms that reduce over the batch first (training and backward).
     bool hasStatisticsPass() const {
         return kind == NormKind::BatchnormTraining || kind == NormKind::BatchnormBackward;

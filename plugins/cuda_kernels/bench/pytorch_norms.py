@@ -1,9 +1,10 @@
 """The PyTorch peers of CUDA_NORM_ENGINE on the same GPU, eager (cuDNN / ATen kernels) and
 torch.compile (Triton, compiled for each shape: dynamic=False), for the problems of
-norm_peers.batch: layer norm and RMS norm over the last dim of bf16 rows, batch norm inference and
+norm_peers.batch: layer norm and RMS norm over the last dim of bf16 rows (RMS norm backward too:
+eager through autograd, torch.compile of the explicit formula), batch norm inference and
 training (alone and + relu) and backward of a bf16 NHWC activation, and a plain copy (the
 bandwidth ceiling). Bytes count each activation-sized tensor once (x and y; dy, x and dx for
-backward), as hipdnn-driver counts non-virtual tensors (the affine parameters and statistics are
+backward, dy, x and dx for RMS norm backward), as hipdnn-driver counts non-virtual tensors (the affine parameters and statistics are
 < 0.1%). Prints BENCH lines (torch_peers.py).
 """
 
@@ -23,6 +24,31 @@ def layernorm(x, w, b):
 
 def rmsnorm(x, w):
     return F.rms_norm(x, (x.shape[-1],), w, EPSILON)
+
+
+def rmsnorm_backward(dy, x, w, inv_rms):
+    """dx and dscale of y = x * inv_rms * w, from the saved inv_rms, in fp32."""
+    xf = x.float()
+    g = dy.float() * w
+    dot = (g * xf).mean(-1, keepdim=True)
+    dx = (inv_rms * (g - xf * inv_rms * inv_rms * dot)).to(x.dtype)
+    dw = (dy.float() * xf * inv_rms).sum(0)
+    return dx, dw
+
+
+def rmsnorm_backward_peers(rows, cols, dtype):
+    x = torch.randn(rows, cols, device="cuda", dtype=dtype, requires_grad=True)
+    w = torch.randn(cols, device="cuda", dtype=torch.float32, requires_grad=True)
+    dy = torch.randn(rows, cols, device="cuda", dtype=dtype)
+    three = 3 * x.numel() * x.element_size()
+    name = f"rmsnorm_backward_{rows}x{cols}"
+    y = F.rms_norm(x, (cols,), w.to(dtype), EPSILON)
+    report("pytorch_eager", name, "BFLOAT16",
+           median_ms(lambda: torch.autograd.grad(y, (x, w), dy, retain_graph=True)), three)
+    inv_rms = torch.rsqrt(x.detach().float().pow(2).mean(-1, keepdim=True) + EPSILON)
+    compiled = torch.compile(rmsnorm_backward, dynamic=False)
+    report("torch_compile", name, "BFLOAT16",
+           median_ms(lambda: compiled(dy, x.detach(), w.detach(), inv_rms)), three)
 
 
 def bn_inference(x, mean, var, w, b):
@@ -61,6 +87,7 @@ def main():
         two = 2 * x.numel() * x.element_size()
         both(f"layernorm_{rows}x{cols}", layernorm, (x, w, b), two)
         both(f"rmsnorm_{rows}x{cols}", rmsnorm, (x, w), two)
+        rmsnorm_backward_peers(rows, cols, dtype)
     x = torch.randn(BN_SHAPE, device="cuda", dtype=dtype).to(memory_format=torch.channels_last)
     channels = BN_SHAPE[1]
     params = [torch.randn(channels, device="cuda") for _ in range(2)]

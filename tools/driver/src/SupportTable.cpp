@@ -82,9 +82,10 @@ MatmulSpec smallMatmul(std::vector<EpilogueOp> epilogue) {
     return spec;
 }
 
-NormSpec smallNorm(NormSpec::Kind kind) {
+NormSpec smallNorm(NormSpec::Kind kind, NormSpec::Direction direction = NormSpec::Direction::Forward) {
     NormSpec spec;
     spec.kind = kind;
+    spec.direction = direction;
     spec.dims = {4, 32};
     return spec;
 }
@@ -155,6 +156,7 @@ std::vector<SupportProbe> supportProbes() {
         {"matmul + bias + gelu", smallMatmul({EpilogueOp::Bias, EpilogueOp::Gelu})},
         {"layernorm", smallNorm(NormSpec::Kind::Layernorm)},
         {"rmsnorm", smallNorm(NormSpec::Kind::Rmsnorm)},
+        {"rmsnorm backward", smallNorm(NormSpec::Kind::Rmsnorm, NormSpec::Direction::Backward)},
     };
     for (const auto& [operation, spec] : plainOps) {
         for (const auto& variant : kVariants) {

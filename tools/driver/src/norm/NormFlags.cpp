@@ -9,10 +9,16 @@ using Phase = hipdnn_frontend::NormFwdPhase;
 
 const NameTable<S::Kind> kKinds{{"layernorm", S::Kind::Layernorm}, {"rmsnorm", S::Kind::Rmsnorm}};
 const NameTable<Phase> kPhases{{"inference", Phase::INFERENCE}, {"training", Phase::TRAINING}};
+const NameTable<S::Direction> kDirections{{"fwd", S::Direction::Forward}, {"bwd", S::Direction::Backward}};
 
 void check(const S& s) {
     if (s.dims.size() < 2) {
         throw UsageError("--dims: needs a batch dim and at least one normalized dim");
+    }
+    if (s.direction == S::Direction::Backward && s.kind != S::Kind::Rmsnorm) {
+        throw UsageError(
+            "--dir bwd: only --type rmsnorm has a backward operation (the graph schema has no "
+            "layer norm backward)");
     }
 }
 
@@ -26,6 +32,10 @@ const std::string& normPhaseName(hipdnn_frontend::NormFwdPhase phase) {
     return nameOrFirst(kPhases, phase);
 }
 
+const std::string& normDirectionName(NormSpec::Direction direction) {
+    return nameOrFirst(kDirections, direction);
+}
+
 template <>
 const Subcommand<NormSpec>& subcommandOf<NormSpec>() {
     static const Subcommand<S> subcommand{
@@ -33,7 +43,9 @@ const Subcommand<NormSpec>& subcommandOf<NormSpec>() {
         "layer or RMS normalization",
         {
             flags::choice("--type", &S::kind, kKinds, "layernorm | rmsnorm"),
-            flags::choice("--phase", &S::phase, kPhases, "inference | training"),
+            flags::choice("--phase", &S::phase, kPhases, "inference | training (forward)"),
+            flags::choice("--dir", &S::direction, kDirections,
+                          "fwd | bwd (bwd: rmsnorm, from the saved inv_rms)"),
             flags::dims("--dims", &S::dims, "dims; the first is the batch, the rest are normalized").always(),
             flags::real("--epsilon", &S::epsilon, rules::positiveFinite(), "epsilon"),
             flags::dataType(&S::dataType),

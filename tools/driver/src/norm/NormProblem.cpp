@@ -1,5 +1,5 @@
 // norm: a NormSpec to its graph, layer normalization or RMS normalization over every dim but the
-// first.
+// first, or RMS normalization backward.
 #include "Problem.hpp"
 #include "norm/NormSpec.hpp"
 
@@ -7,9 +7,30 @@ namespace hipdnn_driver {
 
 namespace fe = hipdnn_frontend;
 
+namespace {
+
+// dx and dscale from dy, x, scale and the forward pass's inv_rms (one per row).
+void addRmsnormBackward(fe::graph::Graph& graph, const NormSpec& s, const std::vector<int64_t>& paramDims) {
+    std::vector<int64_t> statisticsDims(s.dims.size(), 1);
+    statisticsDims[0] = s.dims[0];
+    auto dy = detail::makeTensor(graph, "dy", s.dims, Layout::ChannelsFirst);
+    auto x = detail::makeTensor(graph, "x", s.dims, Layout::ChannelsFirst);
+    auto scale = detail::makeTensor(graph, "scale", paramDims, Layout::ChannelsFirst, DataType::FLOAT);
+    auto invRms =
+        detail::makeTensor(graph, "inv_rms", statisticsDims, Layout::ChannelsFirst, DataType::FLOAT);
+    auto outputs = graph.rmsnorm_backward(dy, x, scale, invRms,
+                                          fe::graph::RmsnormBackwardAttributes().set_name("rmsnorm_bwd"));
+    outputs[0]->set_output(true);
+    outputs[1]->set_output(true).set_data_type(DataType::FLOAT);
+}
+
+}  // namespace
+
 Problem makeNormProblem(const NormSpec& s) {
     const bool training = s.phase == fe::NormFwdPhase::TRAINING;
-    const std::string label = normKindName(s.kind) + " " + normPhaseName(s.phase) + " " +
+    const bool backward = s.direction == NormSpec::Direction::Backward;
+    const std::string label = normKindName(s.kind) + " " +
+                              (backward ? normDirectionName(s.direction) : normPhaseName(s.phase)) + " " +
                               dataTypeFlag(s.dataType) + " " + detail::joinDims(s.dims, 'x');
     fe::graph::Graph graph;
     graph.set_name(label)
@@ -18,6 +39,10 @@ Problem makeNormProblem(const NormSpec& s) {
         .set_compute_data_type(DataType::FLOAT);
     std::vector<int64_t> paramDims = s.dims;
     paramDims[0] = 1;
+    if (backward) {
+        addRmsnormBackward(graph, s, paramDims);
+        return Problem{label, commandWordsFor(s), serializeGraph(graph), std::nullopt};
+    }
     auto x = detail::makeTensor(graph, "x", s.dims, Layout::ChannelsFirst);
     auto scale = detail::makeTensor(graph, "scale", paramDims, Layout::ChannelsFirst, DataType::FLOAT);
     auto epsilon = detail::makeScalar(graph, "epsilon", static_cast<float>(s.epsilon));

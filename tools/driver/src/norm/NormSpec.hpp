@@ -1,5 +1,5 @@
 // norm: layer normalization or RMS normalization over every dim but the first, inference or
-// training. Flags in NormFlags.cpp, graph in NormProblem.cpp.
+// training, and RMS normalization backward. Flags in NormFlags.cpp, graph in NormProblem.cpp.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,10 @@ namespace hipdnn_driver {
 
 struct NormSpec {
     enum class Kind { Layernorm, Rmsnorm };
+    enum class Direction { Forward, Backward };
     Kind kind = Kind::Layernorm;
+    Direction direction =
+        Direction::Forward;  // backward: RMS norm only (the schema has no layer norm backward)
     hipdnn_frontend::NormFwdPhase phase = hipdnn_frontend::NormFwdPhase::INFERENCE;
     std::vector<int64_t> dims{32, 1024};  // first dim is the batch; the rest are normalized
     double epsilon = 1e-5;
@@ -22,9 +25,10 @@ struct NormSpec {
     bool operator==(const NormSpec&) const = default;
 };
 
-// The --type and --phase names ("layernorm", "training"), also used in labels.
+// The --type, --phase and --dir names ("layernorm", "training", "bwd"), also used in labels.
 const std::string& normKindName(NormSpec::Kind kind);
 const std::string& normPhaseName(hipdnn_frontend::NormFwdPhase phase);
+const std::string& normDirectionName(NormSpec::Direction direction);
 
 template <>
 const Subcommand<NormSpec>& subcommandOf<NormSpec>();

@@ -19,6 +19,9 @@ std::optional<EngineEfficiency> normEfficiency(const GraphClass& graph) {
             return EngineEfficiency{.memory = 0.76, .compute = 0.0, .launches = 1};  // 3590-3720 GB/s
         case fbs::NodeAttributes::RMSNormAttributes:
             return EngineEfficiency{.memory = 0.79, .compute = 0.0, .launches = 1};  // 3770-3810 GB/s
+        case fbs::NodeAttributes::RMSNormBackwardAttributes:
+            // A row pass writing dx and partial column sums, then their reduction: 3020-3170 GB/s.
+            return EngineEfficiency{.memory = 0.63, .compute = 0.0, .launches = 2};
         case fbs::NodeAttributes::BatchnormInferenceAttributes:
         case fbs::NodeAttributes::BatchnormInferenceAttributesVarianceExt:
             // 3660 GB/s, 3470 with a fused relu.

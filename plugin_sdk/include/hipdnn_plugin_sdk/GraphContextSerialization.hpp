@@ -7,10 +7,12 @@
 #include <hipdnn_flatbuffers_sdk/GraphWrapper.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "IExecutionContext.hpp"
 #include "PluginError.hpp"
 
 namespace hipdnn_plugin_sdk {
@@ -32,5 +34,25 @@ inline hipdnn_flatbuffers_sdk::GraphWrapper graphOfSerializedContext(std::span<c
                               std::to_string(bytes.size()) + " bytes) is not a valid graph: " + error.what());
     }
 }
+
+/// A context built from its graph alone, made serializable: it runs `inner` and serializes as
+/// serializeGraphContext(graph), so that the engine's deserializeExecutionContext rebuilds it from
+/// graphOfSerializedContext(bytes) as the first build did.
+class GraphSerializedContext final : public IExecutionContext {
+public:
+    GraphSerializedContext(std::unique_ptr<IExecutionContext> inner,
+                           const hipdnn_flatbuffers_sdk::GraphWrapper& graph)
+        : _inner(std::move(inner)), _graph(serializeGraphContext(graph)) {}
+
+    std::size_t workspaceSize() const override { return _inner->workspaceSize(); }
+    void execute(PluginHandleBase& handle, void* workspace, const DeviceBuffers& buffers) override {
+        _inner->execute(handle, workspace, buffers);
+    }
+    std::vector<uint8_t> serialize() const override { return _graph; }
+
+private:
+    std::unique_ptr<IExecutionContext> _inner;
+    std::vector<uint8_t> _graph;
+};
 
 }  // namespace hipdnn_plugin_sdk

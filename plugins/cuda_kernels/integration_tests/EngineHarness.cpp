@@ -181,30 +181,51 @@ void expectMatchesReference(const GraphBuilder& builder, const RunOptions& optio
         }
         FAIL() << engine << ": " << error.what();
     }
-    try {
-        const hipdnn_test_sdk::BackendPlan& plan = *planned;
-        // NaN-filled (a workspace read before it is written cannot pass), with a guard after it
-        // that must stay untouched.
-        const auto workspaceBytes = static_cast<size_t>(plan.workspaceSize());
-        DeviceBuffer workspace(workspaceBytes + kWorkspaceGuardBytes);
-        workspace.fillBytes(0xFF);
-        plan.execute(hipdnn_test_sdk::BackendVariantPack(devicePointers,
-                                                         workspaceBytes > 0 ? workspace.data() : nullptr));
-        std::vector<uint8_t> guard(kWorkspaceGuardBytes);
-        hipdnn_test_sdk::checkCuda(
-            cudaMemcpy(guard.data(), static_cast<const std::byte*>(workspace.data()) + workspaceBytes,
-                       guard.size(), cudaMemcpyDeviceToHost),
-            "cudaMemcpy of the workspace guard");
-        EXPECT_TRUE(std::all_of(guard.begin(), guard.end(), [](uint8_t byte) { return byte == 0xFF; }))
-            << engine << " wrote past its " << workspaceBytes << "-byte workspace";
-    } catch (const hipdnn_test_sdk::BackendError& error) {
-        FAIL() << engine << ": " << error.what();
-    }
-    hipdnn_test_sdk::checkCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-    for (auto& [uid, host] : actual) {
-        hipdnn_test_sdk::checkCuda(
-            cudaMemcpy(host.bytes.data(), devicePointers[uid], host.bytes.size(), cudaMemcpyDeviceToHost),
-            "cudaMemcpy to host");
+    // Executes the plan once and copies every tensor back into `actual`.
+    const auto runPlan = [&] {
+        try {
+            const hipdnn_test_sdk::BackendPlan& plan = *planned;
+            // NaN-filled (a workspace read before it is written cannot pass), with a guard after it
+            // that must stay untouched.
+            const auto workspaceBytes = static_cast<size_t>(plan.workspaceSize());
+            DeviceBuffer workspace(workspaceBytes + kWorkspaceGuardBytes);
+            workspace.fillBytes(0xFF);
+            plan.execute(hipdnn_test_sdk::BackendVariantPack(
+                devicePointers, workspaceBytes > 0 ? workspace.data() : nullptr));
+            std::vector<uint8_t> guard(kWorkspaceGuardBytes);
+            hipdnn_test_sdk::checkCuda(
+                cudaMemcpy(guard.data(), static_cast<const std::byte*>(workspace.data()) + workspaceBytes,
+                           guard.size(), cudaMemcpyDeviceToHost),
+                "cudaMemcpy of the workspace guard");
+            EXPECT_TRUE(std::all_of(guard.begin(), guard.end(), [](uint8_t byte) { return byte == 0xFF; }))
+                << engine << " wrote past its " << workspaceBytes << "-byte workspace";
+        } catch (const hipdnn_test_sdk::BackendError& error) {
+            ADD_FAILURE() << engine << ": " << error.what();
+        }
+        hipdnn_test_sdk::checkCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+        for (auto& [uid, host] : actual) {
+            hipdnn_test_sdk::checkCuda(
+                cudaMemcpy(host.bytes.data(), devicePointers[uid], host.bytes.size(), cudaMemcpyDeviceToHost),
+                "cudaMemcpy to host");
+        }
+    };
+    runPlan();
+    if (options.roundTripSerialization) {
+        const std::map<int64_t, HostTensor> first = actual;
+        try {
+            planned->reloadFromSerialized();
+        } catch (const hipdnn_test_sdk::BackendError& error) {
+            FAIL() << engine << ": " << error.what();
+        }
+        for (const int64_t uid : graph.outputUids()) {
+            device.at(uid).fillBytes(0xFF);
+        }
+        runPlan();
+        for (const int64_t uid : graph.outputUids()) {
+            EXPECT_TRUE(first.at(uid).bytes == actual.at(uid).bytes)
+                << engine << " output uid " << uid
+                << " differs after the plan was rebuilt from its serialized bytes";
+        }
     }
     for (const int64_t uid : graph.outputUids()) {
         const HostTensor& want = reference.at(uid);

@@ -40,6 +40,9 @@ struct RunOptions {
     std::map<std::string, int64_t> knobs;
     /// Where set, a failure to build the plan is stored here (and nothing runs) instead of failing.
     std::string* planError = nullptr;
+    /// After the run, the plan is serialized, rebuilt from its bytes and run again on the same
+    /// inputs: every output must be bit-identical to the first run's.
+    bool roundTripSerialization = false;
 };
 
 /// The kernel cache directory of this process: a fresh temporary directory, set as

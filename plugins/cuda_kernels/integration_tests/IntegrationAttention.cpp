@@ -106,6 +106,15 @@ AttentionCase baseCase(fb::DataType type, bool bshd) {
     return c;
 }
 
+TEST(SmokeAttentionSerialization, SerializedPlansReloadAndRunBitIdentically) {
+    SKIP_IF_NO_DEVICE();
+    AttentionCase c = baseCase(fb::DataType::BFLOAT16, true);
+    c.causal = true;
+    RunOptions options = sdpaOptions(c, false);
+    options.roundTripSerialization = true;
+    expectMatchesReference(hipdnn_test_sdk::attentionGraph(c), options);
+}
+
 using Variant = std::tuple<fb::DataType, bool, bool>;  // type, BSHD, backward
 
 std::string variantName(const testing::TestParamInfo<Variant>& info) {

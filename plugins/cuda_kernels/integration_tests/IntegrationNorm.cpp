@@ -168,6 +168,25 @@ INSTANTIATE_TEST_SUITE_P(SmokeBackward, Batchnorm,
                                           testing::Values(Epilogue::None)),
                          batchnormCaseName);
 
+// Row norms, batch norm training and RMS norm backward (the kinds with a workspace or several
+// kernels) rebuilt from their serialized plans.
+TEST(SmokeNormSerialization, SerializedPlansReloadAndRunBitIdentically) {
+    SKIP_IF_NO_DEVICE();
+    RunOptions rows = rowNormOptions(true, 1000);
+    rows.roundTripSerialization = true;
+    expectMatchesReference(
+        cuda_kernels_test::rowNormGraph(true, fb::DataType::BFLOAT16, 37, 1000, true, true), rows);
+    const std::vector<int64_t> dims{4, 16, 5, 5};
+    RunOptions training = batchnormOptions(BatchnormMode::Training, dims);
+    training.roundTripSerialization = true;
+    expectMatchesReference(
+        cuda_kernels_test::batchnormGraph(BatchnormMode::Training, fb::DataType::HALF, dims, true), training);
+    RunOptions backward = rmsnormBackwardOptions(64, 1000);
+    backward.roundTripSerialization = true;
+    expectMatchesReference(cuda_kernels_test::rmsnormBackwardGraph(fb::DataType::BFLOAT16, 64, 1000, true),
+                           backward);
+}
+
 TEST(SmokeBatchnormTraining, LargeMeansDoNotCancelTheVariance) {
     SKIP_IF_NO_DEVICE();
     for (const bool channelsLast : {true, false}) {

@@ -147,6 +147,13 @@ TEST_P(PointwiseChain, MisalignedPointersUseTheScalarKernel) {
     expectMatchesReference(scaleAddRelu(GetParam(), {2, 8, 6, 6}, {}), options);
 }
 
+TEST_P(PointwiseChain, SerializedPlanReloadsAndRunsBitIdentically) {
+    SKIP_IF_NO_DEVICE();
+    RunOptions options;
+    options.roundTripSerialization = true;
+    expectMatchesReference(scaleAddRelu(GetParam(), {2, 8, 6, 6}, {}), options);
+}
+
 TEST_P(PointwiseChain, SizesThatAreNoMultipleOfTheVectorWidth) {
     SKIP_IF_NO_DEVICE();
     expectMatchesReference(scaleAddRelu(GetParam(), {3, 5, 7}, {}));

@@ -343,6 +343,23 @@ public:
         execute(BackendVariantPack(pointers, bytes > 0 ? workspace(static_cast<size_t>(bytes)) : nullptr));
     }
 
+    /// Replaces the plan with the one rebuilt from its serialized bytes
+    /// (hipdnnBackendGetSerializedExecutionPlan_ext, then ...CreateAndDeserializeExecutionPlan_ext).
+    void reloadFromSerialized() {
+        size_t size = 0;
+        checkBackend(hipdnnBackendGetSerializedExecutionPlan_ext(_plan.get(), 0, &size, nullptr),
+                     "hipdnnBackendGetSerializedExecutionPlan_ext (size)");
+        std::vector<uint8_t> bytes(size);
+        checkBackend(
+            hipdnnBackendGetSerializedExecutionPlan_ext(_plan.get(), bytes.size(), &size, bytes.data()),
+            "hipdnnBackendGetSerializedExecutionPlan_ext");
+        backend_run_detail::Descriptor reloaded;
+        checkBackend(
+            hipdnnBackendCreateAndDeserializeExecutionPlan_ext(_handle, reloaded.out(), bytes.data(), size),
+            "hipdnnBackendCreateAndDeserializeExecutionPlan_ext");
+        _plan = std::move(reloaded);
+    }
+
     hipdnnHandle_t handle() const noexcept { return _handle; }
     hipdnnBackendDescriptor_t descriptor() const noexcept { return _plan.get(); }
 

@@ -7,6 +7,8 @@
 
 #include <hipdnn_plugin_sdk/IEngine.hpp>
 
+#include <span>
+
 namespace hipdnn_cuda_kernels {
 
 /// The program and kernel source of a graph for a device, or the reason the engine declines it.
@@ -36,6 +38,14 @@ public:
     std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> createExecutionContext(
         CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::EngineConfigWrapper& config,
         const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const override;
+    std::vector<hipdnn_flatbuffers_sdk::data_objects::BehaviorNote> behaviorNotes() const override;
+    std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> deserializeExecutionContext(
+        CudaKernelsHandle& handle, std::span<const uint8_t> bytes) const override;
+
+private:
+    /// The context of `graph`, serializable as the graph (plugin SDK GraphSerializedContext).
+    std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> contextFor(
+        const CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const;
 };
 
 }  // namespace hipdnn_cuda_kernels

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "IEngine.hpp"
 #include "IExecutionContext.hpp"
 #include "PluginError.hpp"
 
@@ -53,6 +54,36 @@ public:
 private:
     std::unique_ptr<IExecutionContext> _inner;
     std::vector<uint8_t> _graph;
+};
+
+/// An engine whose execution contexts are a function of the graph alone (no knob changes the plan
+/// it builds): contextFor builds them, and they serialize as their graph, from which
+/// deserializeExecutionContext builds them again.
+template <class THandle>
+class GraphSerializedEngine : public IEngine<THandle> {
+public:
+    using IEngine<THandle>::IEngine;
+
+    std::vector<hipdnn_flatbuffers_sdk::data_objects::BehaviorNote> behaviorNotes() const override {
+        return {hipdnn_flatbuffers_sdk::data_objects::BehaviorNote::SUPPORTS_EXECUTION_PLAN_SERIALIZATION};
+    }
+
+    std::unique_ptr<IExecutionContext> createExecutionContext(
+        THandle& handle, const hipdnn_flatbuffers_sdk::EngineConfigWrapper& /*config*/,
+        const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const final {
+        return std::make_unique<GraphSerializedContext>(contextFor(handle, graph), graph);
+    }
+
+    std::unique_ptr<IExecutionContext> deserializeExecutionContext(
+        THandle& handle, std::span<const uint8_t> bytes) const final {
+        const hipdnn_flatbuffers_sdk::GraphWrapper graph = graphOfSerializedContext(bytes, this->name());
+        return std::make_unique<GraphSerializedContext>(contextFor(handle, graph), graph);
+    }
+
+protected:
+    /// The context that runs `graph` (one the engine found applicable).
+    virtual std::unique_ptr<IExecutionContext> contextFor(
+        THandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const = 0;
 };
 
 }  // namespace hipdnn_plugin_sdk

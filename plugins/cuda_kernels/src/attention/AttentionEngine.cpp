@@ -3,7 +3,6 @@
 #include "../KernelBuild.hpp"
 
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
-#include <hipdnn_plugin_sdk/GraphContextSerialization.hpp>
 
 namespace hipdnn_cuda_kernels {
 
@@ -64,7 +63,7 @@ std::optional<AttentionPlan> planAttention(const hipdnn_flatbuffers_sdk::GraphWr
     return AttentionPlan{std::move(*program), std::move(*source)};
 }
 
-AttentionEngine::AttentionEngine() : IEngine(hipdnn_data_sdk::utilities::CUDA_SDPA_ENGINE_ID) {}
+AttentionEngine::AttentionEngine() : GraphSerializedEngine(hipdnn_data_sdk::utilities::CUDA_SDPA_ENGINE_ID) {}
 
 bool AttentionEngine::isApplicable(CudaKernelsHandle& handle,
                                    const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
@@ -80,31 +79,15 @@ std::size_t AttentionEngine::workspaceSize(CudaKernelsHandle& handle,
     return plan ? plan->source.workspaceBytes : 0;
 }
 
-std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> AttentionEngine::createExecutionContext(
-    CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::EngineConfigWrapper& /*config*/,
-    const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
-    return contextFor(handle, graph);
-}
-
-std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> AttentionEngine::deserializeExecutionContext(
-    CudaKernelsHandle& handle, std::span<const uint8_t> bytes) const {
-    return contextFor(handle, hipdnn_plugin_sdk::graphOfSerializedContext(bytes, kEngineName));
-}
-
-std::vector<hipdnn_flatbuffers_sdk::data_objects::BehaviorNote> AttentionEngine::behaviorNotes() const {
-    return {hipdnn_flatbuffers_sdk::data_objects::BehaviorNote::SUPPORTS_EXECUTION_PLAN_SERIALIZATION};
-}
-
 std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> AttentionEngine::contextFor(
-    const CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
+    CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
     std::string reason;
     auto plan = planAttention(graph, handle.device(), reason);
     if (!plan) {
         throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE,
                                              std::string(kEngineName) + " cannot run this graph: " + reason);
     }
-    return std::make_unique<hipdnn_plugin_sdk::GraphSerializedContext>(
-        std::make_unique<AttentionExecutionContext>(handle, std::move(*plan)), graph);
+    return std::make_unique<AttentionExecutionContext>(handle, std::move(*plan));
 }
 
 }  // namespace hipdnn_cuda_kernels

@@ -5,9 +5,7 @@
 #include "../CudaKernelsHandle.hpp"
 #include "AttentionCodegen.hpp"
 
-#include <hipdnn_plugin_sdk/IEngine.hpp>
-
-#include <span>
+#include <hipdnn_plugin_sdk/GraphContextSerialization.hpp>
 
 namespace hipdnn_cuda_kernels {
 
@@ -19,7 +17,7 @@ struct AttentionPlan {
 std::optional<AttentionPlan> planAttention(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
                                            const DeviceInfo& device, std::string& reason);
 
-class AttentionEngine final : public hipdnn_plugin_sdk::IEngine<CudaKernelsHandle> {
+class AttentionEngine final : public hipdnn_plugin_sdk::GraphSerializedEngine<CudaKernelsHandle> {
 public:
     AttentionEngine();
 
@@ -28,17 +26,10 @@ public:
     std::size_t workspaceSize(CudaKernelsHandle& handle,
                               const hipdnn_flatbuffers_sdk::EngineConfigWrapper& config,
                               const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const override;
-    std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> createExecutionContext(
-        CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::EngineConfigWrapper& config,
-        const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const override;
-    std::vector<hipdnn_flatbuffers_sdk::data_objects::BehaviorNote> behaviorNotes() const override;
-    std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> deserializeExecutionContext(
-        CudaKernelsHandle& handle, std::span<const uint8_t> bytes) const override;
 
-private:
-    /// The context of `graph`, serializable as the graph (plugin SDK GraphSerializedContext).
+protected:
     std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> contextFor(
-        const CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const;
+        CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const override;
 };
 
 }  // namespace hipdnn_cuda_kernels

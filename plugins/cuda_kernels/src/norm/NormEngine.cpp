@@ -4,7 +4,6 @@
 #include "../KernelBuild.hpp"
 
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
-#include <hipdnn_plugin_sdk/GraphContextSerialization.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -131,7 +130,7 @@ std::optional<NormPlan> planNorm(const hipdnn_flatbuffers_sdk::GraphWrapper& gra
     return NormPlan{std::move(*program), std::move(*source)};
 }
 
-NormEngine::NormEngine() : IEngine(hipdnn_data_sdk::utilities::CUDA_NORM_ENGINE_ID) {}
+NormEngine::NormEngine() : GraphSerializedEngine(hipdnn_data_sdk::utilities::CUDA_NORM_ENGINE_ID) {}
 
 std::optional<double> NormEngine::estimatedSeconds(CudaKernelsHandle& handle,
                                                    const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
@@ -151,31 +150,15 @@ std::size_t NormEngine::workspaceSize(CudaKernelsHandle& handle,
     return plan ? plan->source.workspaceBytes : 0;
 }
 
-std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> NormEngine::createExecutionContext(
-    CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::EngineConfigWrapper& /*config*/,
-    const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
-    return contextFor(handle, graph);
-}
-
-std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> NormEngine::deserializeExecutionContext(
-    CudaKernelsHandle& handle, std::span<const uint8_t> bytes) const {
-    return contextFor(handle, hipdnn_plugin_sdk::graphOfSerializedContext(bytes, kEngineName));
-}
-
-std::vector<hipdnn_flatbuffers_sdk::data_objects::BehaviorNote> NormEngine::behaviorNotes() const {
-    return {hipdnn_flatbuffers_sdk::data_objects::BehaviorNote::SUPPORTS_EXECUTION_PLAN_SERIALIZATION};
-}
-
 std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> NormEngine::contextFor(
-    const CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
+    CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
     std::string reason;
     auto plan = planNorm(graph, handle.device(), reason);
     if (!plan) {
         throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE,
                                              std::string(kEngineName) + " cannot run this graph: " + reason);
     }
-    return std::make_unique<hipdnn_plugin_sdk::GraphSerializedContext>(
-        std::make_unique<NormExecutionContext>(handle, std::move(*plan)), graph);
+    return std::make_unique<NormExecutionContext>(handle, std::move(*plan));
 }
 
 }  // namespace hipdnn_cuda_kernels

@@ -4,7 +4,6 @@
 #include "../KernelBuild.hpp"
 
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
-#include <hipdnn_plugin_sdk/GraphContextSerialization.hpp>
 
 #include <cstdint>
 
@@ -84,7 +83,8 @@ std::optional<PointwisePlan> planPointwise(const hipdnn_flatbuffers_sdk::GraphWr
     return PointwisePlan{std::move(*program), std::move(*source)};
 }
 
-PointwiseEngine::PointwiseEngine() : IEngine(hipdnn_data_sdk::utilities::CUDA_POINTWISE_ENGINE_ID) {}
+PointwiseEngine::PointwiseEngine()
+    : GraphSerializedEngine(hipdnn_data_sdk::utilities::CUDA_POINTWISE_ENGINE_ID) {}
 
 std::optional<double> PointwiseEngine::estimatedSeconds(
     CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
@@ -104,31 +104,15 @@ std::size_t PointwiseEngine::workspaceSize(CudaKernelsHandle& /*handle*/,
     return 0;
 }
 
-std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> PointwiseEngine::createExecutionContext(
-    CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::EngineConfigWrapper& /*config*/,
-    const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
-    return contextFor(handle, graph);
-}
-
-std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> PointwiseEngine::deserializeExecutionContext(
-    CudaKernelsHandle& handle, std::span<const uint8_t> bytes) const {
-    return contextFor(handle, hipdnn_plugin_sdk::graphOfSerializedContext(bytes, "CUDA_POINTWISE_ENGINE"));
-}
-
-std::vector<hipdnn_flatbuffers_sdk::data_objects::BehaviorNote> PointwiseEngine::behaviorNotes() const {
-    return {hipdnn_flatbuffers_sdk::data_objects::BehaviorNote::SUPPORTS_EXECUTION_PLAN_SERIALIZATION};
-}
-
 std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> PointwiseEngine::contextFor(
-    const CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
+    CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
     std::string reason;
     const auto plan = planPointwise(graph, handle.device().computeCapability, reason);
     if (!plan) {
         throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE,
                                              "CUDA_POINTWISE_ENGINE cannot run this graph: " + reason);
     }
-    return std::make_unique<hipdnn_plugin_sdk::GraphSerializedContext>(
-        makePointwiseExecutionContext(handle, *plan, "CUDA_POINTWISE_ENGINE"), graph);
+    return makePointwiseExecutionContext(handle, *plan, "CUDA_POINTWISE_ENGINE");
 }
 
 std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> makePointwiseExecutionContext(

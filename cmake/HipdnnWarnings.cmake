@@ -25,4 +25,7 @@ function(hipdnn_enable_sanitizers sanitizers)
     endif()
     add_link_options(-fsanitize=${joined})
     set(HIPDNN_SANITIZED ON PARENT_SCOPE)
+    # What a project built against the sanitized install (tests/plugin_workflow) compiles and links
+    # with: its objects meet the sanitizer runtimes' symbols in our libraries.
+    set(HIPDNN_SANITIZER_FLAGS "-fsanitize=${joined} -fno-omit-frame-pointer" PARENT_SCOPE)
 endfunction()

@@ -343,10 +343,11 @@ TEST(GraphWrapper, RejectsUpstreamFieldsThisVersionDoesNotImplement) {
         std::vector<flatbuffers::Offset<fb::TensorAttributes>> tensors{
             fb::CreateTensorAttributesDirect(b, 1, "x", fb::DataType::FLOAT, &strides, &dims),
         };
-        fb::TensorAttributesBuilder y(b);
+        // Strings and vectors first: FlatBuffers builds no object while a table is open.
         const auto name = b.CreateString("y");
         const auto yDims = b.CreateVector(dims);
         const auto yStrides = b.CreateVector(strides);
+        fb::TensorAttributesBuilder y(b);
         y.add_uid(2);
         y.add_name(name);
         y.add_data_type(fb::DataType::FLOAT);

@@ -126,8 +126,10 @@ public:
     void execute(PluginHandleBase& /*handle*/, void* workspace, const DeviceBuffers& buffers) override {
         const auto* input = static_cast<const float*>(buffers.pointer(_parameters.inputUid));
         auto* output = static_cast<float*>(buffers.pointer(_parameters.outputUid));
-        // Proves the backend handed over writable workspace of the announced size.
-        std::memset(workspace, 0xA5, workspaceSize());
+        // Proves the backend handed over writable workspace of the announced size (none: null).
+        if (workspaceSize() > 0) {
+            std::memset(workspace, 0xA5, workspaceSize());
+        }
         HIPDNN_SDK_LOG_INFO("sdk_test_plugin",
                             "scale executed on " << _parameters.elementCount << " elements");
         for (int64_t i = 0; i < _parameters.elementCount; ++i) {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds everything the CPU suite needs with clang, AddressSanitizer and UndefinedBehaviorSanitizer
-# (the sanitize-fast preset: -O1 -g, the checks of -fsanitize=undefined but the enum-range one,
-# which cmake/HipdnnWarnings.cmake leaves out because C callers may pass any integer where the
-# API declares an enum, and no recovery) and runs the whole ctest suite with LeakSanitizer on. Any
+# (the sanitize-fast preset: -O1 -g, every check of -fsanitize=undefined, the enum-range one
+# among them — the C API's enums have int as their fixed underlying type in C++,
+# hipdnn_data_sdk/CEnum.h, so any integer a C caller passes is a value — and no recovery) and
+# runs the whole ctest suite with LeakSanitizer on. Any
 # sanitizer report fails its test. Not part of CI: the build takes about an hour on two cores.
 #   scripts/test-sanitized.sh [ctest arguments, e.g. -R Attention]
 set -euo pipefail

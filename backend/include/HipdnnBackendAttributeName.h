@@ -1,12 +1,14 @@
 #ifndef HIPDNN_BACKEND_ATTRIBUTE_NAME_H
 #define HIPDNN_BACKEND_ATTRIBUTE_NAME_H
 
+#include <hipdnn_data_sdk/CEnum.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /// Attribute names, grouped by descriptor in ranges of 100.
-typedef enum {
+typedef enum HIPDNN_C_ENUM_BASE {
     HIPDNN_ATTR_ENGINEHEUR_MODE = 100,             // HEUR_MODE, 1
     HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH = 101,  // BACKEND_DESCRIPTOR (OPERATIONGRAPH), 1
     HIPDNN_ATTR_ENGINEHEUR_RESULTS = 102,          // BACKEND_DESCRIPTOR (ENGINECFG), n (get)

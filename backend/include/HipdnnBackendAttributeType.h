@@ -3,12 +3,14 @@
 
 #include <stddef.h>
 
+#include <hipdnn_data_sdk/CEnum.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /// Element type of the array passed to hipdnnBackendSetAttribute / GetAttribute.
-typedef enum {
+typedef enum HIPDNN_C_ENUM_BASE {
     HIPDNN_TYPE_HANDLE = 0,
     HIPDNN_TYPE_DATA_TYPE = 1,
     HIPDNN_TYPE_BOOLEAN = 2,
@@ -31,7 +33,7 @@ typedef struct {
 } hipdnnFlatbufferData_ext_t;
 
 /// Heuristic modes. A and B are accepted and currently rank like FALLBACK.
-typedef enum {
+typedef enum HIPDNN_C_ENUM_BASE {
     HIPDNN_HEUR_MODE_INSTANT = 0,
     HIPDNN_HEUR_MODE_B = 1,
     HIPDNN_HEUR_MODE_FALLBACK = 2,
@@ -39,7 +41,7 @@ typedef enum {
 } hipdnnBackendHeurMode_t;
 
 /// Data types of HIPDNN_TYPE_DATA_TYPE attributes.
-typedef enum {
+typedef enum HIPDNN_C_ENUM_BASE {
     HIPDNN_DATA_FLOAT = 0,
     HIPDNN_DATA_DOUBLE = 1,
     HIPDNN_DATA_HALF = 2,

@@ -1,6 +1,8 @@
 #ifndef HIPDNN_BACKEND_DESCRIPTOR_TYPE_H
 #define HIPDNN_BACKEND_DESCRIPTOR_TYPE_H
 
+#include <hipdnn_data_sdk/CEnum.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -8,7 +10,7 @@ extern "C" {
 /// Descriptor types. Graphs are built from serialized FlatBuffers
 /// (hipdnnBackendCreateAndDeserializeGraph_ext); the TENSOR and OPERATION_* types exist for
 /// cuDNN parity and creating them answers HIPDNN_STATUS_NOT_SUPPORTED.
-typedef enum {
+typedef enum HIPDNN_C_ENUM_BASE {
     HIPDNN_BACKEND_INVALID_DESCRIPTOR = 0,
     HIPDNN_BACKEND_ENGINE_DESCRIPTOR = 1,
     HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR = 2,

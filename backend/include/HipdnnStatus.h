@@ -1,12 +1,14 @@
 #ifndef HIPDNN_STATUS_H
 #define HIPDNN_STATUS_H
 
+#include <hipdnn_data_sdk/CEnum.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /// Status codes of the backend C API. Values are frozen.
-typedef enum {
+typedef enum HIPDNN_C_ENUM_BASE {
     HIPDNN_STATUS_SUCCESS = 0,
     HIPDNN_STATUS_NOT_INITIALIZED = 1,
     HIPDNN_STATUS_BAD_PARAM = 2,

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <hipdnn_data_sdk/CEnum.h>
 #include <hipdnn_data_sdk/DeviceTypes.h>
 #include <hipdnn_data_sdk/logging/CallbackTypes.h>
 
@@ -183,12 +184,12 @@ HIPDNN_BACKEND_EXPORT size_t hipdnnGetVersion(void);
 
 /* ---- Plugins ---- */
 
-typedef enum {
+typedef enum HIPDNN_C_ENUM_BASE {
     HIPDNN_PLUGIN_LOADING_ADDITIVE = 0,
     HIPDNN_PLUGIN_LOADING_ABSOLUTE = 1,
 } hipdnnPluginLoadingMode_ext_t;
 
-typedef enum {
+typedef enum HIPDNN_C_ENUM_BASE {
     HIPDNN_PLUGIN_UNLOAD_LAZY = 0,
     HIPDNN_PLUGIN_UNLOAD_EAGER = 1,
 } hipdnnPluginUnloadingMode_ext_t;
@@ -227,7 +228,7 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnGetEngineNameById_ext(hipdnnHandle_t 
 
 /* ---- Logging (extensions) ---- */
 
-typedef enum {
+typedef enum HIPDNN_C_ENUM_BASE {
     HIPDNN_LOG_CALLBACK_SYNC = 0,
     HIPDNN_LOG_CALLBACK_ASYNC = 1,
 } hipdnnLogCallbackMode_t;

@@ -29,6 +29,26 @@ TEST(PluginSdkCompat, HandleTypesPointToUpstreamStructTags) {
     EXPECT_EQ(handle, nullptr);
 }
 
+// Each C enum of the plugin ABI and the backend API is int-sized and, in C++, takes any int: the
+// values a C caller may pass, which the API then checks (hipdnn_data_sdk/CEnum.h).
+template <typename... Enums>
+constexpr bool allTakeAnyInt() {
+    return ((std::is_same_v<std::underlying_type_t<Enums>, int> && sizeof(Enums) == sizeof(int)) && ...);
+}
+
+TEST(PluginSdkCompat, CEnumsTakeAnyIntACallerPasses) {
+    static_assert(
+        allTakeAnyInt<hipdnnPluginStatus_t, hipdnnPluginType_t, hipdnnEnginePredictionKind_t,
+                      hipdnnBackendBehaviorNote_t, hipdnnSeverity_t, hipdnnDeviceType_ext_t, hipdnnStatus_t,
+                      hipdnnBackendAttributeName_t, hipdnnBackendAttributeType_t, hipdnnBackendHeurMode_t,
+                      hipdnnDataType_t, hipdnnBackendDescriptorType_t, hipdnnPluginLoadingMode_ext_t,
+                      hipdnnPluginUnloadingMode_ext_t, hipdnnLogCallbackMode_t>());
+    // Far outside every enumerator's bit range: a value, rejected by the API's own check.
+    const auto level = static_cast<hipdnnSeverity_t>(1 << 20);
+    EXPECT_EQ(static_cast<int>(level), 1 << 20);
+    EXPECT_EQ(hipdnnBackendSetGlobalLogLevel_ext(level), HIPDNN_STATUS_BAD_PARAM);
+}
+
 TEST(PluginSdkCompat, VersionHeaderSpellsTheVersionBothWays) {
     const std::string expected = std::to_string(HIPDNN_ENGINE_API_VERSION_MAJOR) + "." +
                                  std::to_string(HIPDNN_ENGINE_API_VERSION_MINOR) + "." +

@@ -5,11 +5,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <hipdnn_data_sdk/CEnum.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum {
+typedef enum HIPDNN_C_ENUM_BASE {
     HIPDNN_PLUGIN_STATUS_SUCCESS = 0,
     HIPDNN_PLUGIN_STATUS_BAD_PARAM = 1,
     HIPDNN_PLUGIN_STATUS_INVALID_VALUE = 2,
@@ -19,7 +21,7 @@ typedef enum {
     HIPDNN_PLUGIN_STATUS_NOT_INITIALIZED = 6,
 } hipdnnPluginStatus_t;
 
-typedef enum {
+typedef enum HIPDNN_C_ENUM_BASE {
     HIPDNN_PLUGIN_TYPE_UNSPECIFIED = 0,
     HIPDNN_PLUGIN_TYPE_ENGINE = 1,
     HIPDNN_PLUGIN_TYPE_HEURISTIC = 2,
@@ -27,7 +29,7 @@ typedef enum {
 
 /// Prediction work an engine is asked for (an estimate only: neither kind benchmarks, tunes or
 /// executes the graph).
-typedef enum {
+typedef enum HIPDNN_C_ENUM_BASE {
     HIPDNN_ENGINE_PREDICTION_ENGINE = 0,         ///< The engine's ordinary execution, tuning off.
     HIPDNN_ENGINE_PREDICTION_CONFIGURATION = 1,  ///< One exact configuration, selected and predicted.
 } hipdnnEnginePredictionKind_t;

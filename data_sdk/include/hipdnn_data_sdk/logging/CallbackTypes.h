@@ -3,6 +3,8 @@
 #ifndef HIPDNN_DATA_SDK_LOGGING_CALLBACK_TYPES_H
 #define HIPDNN_DATA_SDK_LOGGING_CALLBACK_TYPES_H
 
+#include <hipdnn_data_sdk/CEnum.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -12,7 +14,7 @@ extern "C" {
 #define HIPDNN_CALLBACK_TYPES_DEFINED
 
 /// Message severities. A message is emitted when the level is not OFF and severity >= level.
-typedef enum {
+typedef enum HIPDNN_C_ENUM_BASE {
     HIPDNN_SEV_INFO = 0,
     HIPDNN_SEV_WARN = 1,
     HIPDNN_SEV_ERROR = 2,

@@ -3,7 +3,7 @@
 # from the repository root of the copied working tree, with the carried build directory.
 #   scripts/gpu/remote.sh <build dir relative to the repo root> <absolute repo root it was built in>
 # HIPDNN_GPU_TESTS, HIPDNN_GPU_RUN_914, HIPDNN_GPU_DEMO, HIPDNN_GPU_SANITIZE,
-# HIPDNN_GPU_DIFFERENTIAL and HIPDNN_GPU_BENCH (each default 1) select the parts.
+# HIPDNN_GPU_DIFFERENTIAL, HIPDNN_GPU_BENCH and HIPDNN_GPU_TUNE (each default 1) select the parts.
 # Puts the venv's cuDNN 9.19 first on the library path (the system has 9.14), runs
 # `ctest -L gpu` and the GPU benchmarks (ours with default and with timed plan choice, and
 # PyTorch's), and writes logs into $OUT.
@@ -155,6 +155,27 @@ if [ "${HIPDNN_GPU_BENCH:-1}" = 1 ] && [ -x ./bin/hipdnn_cuda_kernels_bench ]; t
     "$venv/bin/python" "$built_root/plugins/cuda_kernels/bench/pytorch_pointwise.py" \
         >> "$out/bench_cuda_kernels.log" 2>&1
     cat "$out/bench_cuda_kernels.log"
+fi
+# Tuning that lasts (HIPDNN_GPU_TUNE, default 1): `hipdnn-driver tune` fills a fresh database with
+# the ResNet-50 convolution layers (every plan of every engine, cuDNN's engine indices included),
+# then a new process runs the same batch with default settings on that database, and PyTorch
+# (cudnn.benchmark) times the same problems: tune.log, tuned_batch.log / .csv, tuned_compare.md
+# (one row per layer and a summary per data type), tuning.jsonl (the database).
+if [ "${HIPDNN_GPU_TUNE:-1}" = 1 ] && [ -x ./bin/hipdnn-driver ]; then
+    batch=$built_root/tools/driver/tests/data/resnet50_conv.batch
+    database=$(mktemp -d)
+    HIPDNN_CACHE_DIR=$database timeout "${HIPDNN_GPU_TUNE_SECONDS:-400}" ./bin/hipdnn-driver --device gpu \
+        --warmup 3 --iters 10 tune "$batch" > "$out/tune.log" 2>&1
+    echo "hipdnn-driver tune exit $?" >> "$out/tune.log"
+    tail -1 "$out/tune.log"
+    HIPDNN_CACHE_DIR=$database timeout 150 ./bin/hipdnn-driver --device gpu --run performance --warmup 10 --iters 30 \
+        --csv "$out/tuned_batch.csv" batch "$batch" > "$out/tuned_batch.log" 2>&1
+    echo "hipdnn-driver batch exit $?" >> "$out/tuned_batch.log"
+    cp "$database/tuning.jsonl" "$out/" 2>/dev/null
+    rm -rf "$database"
+    "$venv/bin/python" "$built_root/plugins/cudnn/bench/pytorch_conv_batch.py" "$batch" \
+        --driver-csv "$out/tuned_batch.csv" --warmup 10 --iters 30 > "$out/tuned_compare.md" 2>&1
+    grep -E "^SUMMARY|Error|error" "$out/tuned_compare.md"
 fi
 grep -E "HOSTCALL" "$out"/bench_hipdnn*.log 2>/dev/null
 exit 0

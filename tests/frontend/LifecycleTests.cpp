@@ -199,6 +199,7 @@ TEST(FrontendLifecycle, KnobDiscoveryAndPlansWithKnobs) {
     ASSERT_NE(tiles, nullptr);
     EXPECT_EQ(tiles->min, 1);
     EXPECT_EQ(tiles->max, 64);
+    EXPECT_EQ(tiles->validValues, (std::vector<int64_t>{1, 2, 4, 8, 16, 32, 64}));
     EXPECT_EQ(knobs[1].id, "fake.scale");
     EXPECT_NE(std::get_if<fe::FloatKnobConstraint>(&knobs[1].constraint), nullptr);
 
@@ -221,6 +222,46 @@ TEST(FrontendLifecycle, KnobDiscoveryAndPlansWithKnobs) {
     EXPECT_FE_ERROR(relu.graph.create_execution_plan_ext("NO_SUCH_ENGINE", {}), ErrorCode::INVALID_VALUE,
                     "'NO_SUCH_ENGINE'");
     EXPECT_FE_ERROR(relu.graph.create_execution_plan_ext(int64_t{12345}, {}), ErrorCode::GRAPH_NOT_SUPPORTED);
+}
+
+TEST(FrontendLifecycle, KnobVariantsAddOnePlanPerListedValue) {
+    FakePluginHandle handle("knobs");
+    REQUIRE_HANDLE(handle);
+    auto relu = makeRelu();
+    ASSERT_FE_OK(relu.graph.build_operation_graph(handle.get()));
+    ASSERT_FE_OK(relu.graph.create_execution_plans());
+    ASSERT_EQ(relu.graph.get_execution_plan_count(), 1);
+    ASSERT_FE_OK(relu.graph.add_knob_variants_ext());
+    // The heuristic plan (engine defaults), then every listed tile count but the default 8; the
+    // float knob has no list and adds nothing.
+    ASSERT_EQ(relu.graph.get_execution_plan_count(), 7);
+    std::vector<fe::KnobSetting> knobs;
+    ASSERT_FE_OK(relu.graph.get_plan_knobs_at_index_ext(0, knobs));
+    EXPECT_TRUE(knobs.empty());
+    std::vector<int64_t> tiles;
+    for (int64_t index = 1; index < 7; ++index) {
+        ASSERT_FE_OK(relu.graph.get_plan_knobs_at_index_ext(index, knobs));
+        ASSERT_EQ(knobs.size(), 1u);
+        EXPECT_EQ(knobs[0].id, "fake.tile.size");
+        tiles.push_back(std::get<int64_t>(knobs[0].value));
+        std::string engine;
+        ASSERT_FE_OK(relu.graph.get_plan_name_at_index(index, engine));
+        EXPECT_EQ(engine, "FAKE_KNOB_ENGINE");
+        ASSERT_FE_OK(relu.graph.build_plan_at_index(index));
+        int64_t workspace = 0;
+        ASSERT_FE_OK(relu.graph.get_workspace_size_plan_at_index(index, workspace));
+        EXPECT_EQ(workspace, tiles.back() * 4);
+    }
+    EXPECT_EQ(tiles, (std::vector<int64_t>{1, 2, 4, 16, 32, 64}));
+    EXPECT_FE_ERROR(relu.graph.get_plan_knobs_at_index_ext(7, knobs), ErrorCode::INVALID_VALUE);
+
+    // At most `maxValuesPerKnob` per knob; a knob a candidate already sets is left alone.
+    ASSERT_FE_OK(relu.graph.create_execution_plans());
+    ASSERT_FE_OK(relu.graph.add_knob_variants_ext(2));
+    EXPECT_EQ(relu.graph.get_execution_plan_count(), 3);
+    ASSERT_FE_OK(relu.graph.create_execution_plan_ext("FAKE_KNOB_ENGINE", {{"fake.tile.size", int64_t{16}}}));
+    ASSERT_FE_OK(relu.graph.add_knob_variants_ext());
+    EXPECT_EQ(relu.graph.get_execution_plan_count(), 1);
 }
 
 TEST(FrontendLifecycle, WorkspaceLimitBarsPlans) {

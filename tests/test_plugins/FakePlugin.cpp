@@ -13,7 +13,8 @@
 //   hipdnnEnginePluginEstimateExecutionTime_ext answering that value for every engine; a negative
 //   value answers INTERNAL_ERROR instead).
 // The engine applies to graphs made of one float pointwise RELU_FWD or IDENTITY node and computes
-// it on host memory (scaled by the "fake.scale" knob when FAKE_KNOBS is set).
+// it on host memory (scaled by the "fake.scale" knob when FAKE_KNOBS is set; "fake.tile.size",
+// one of 1, 2, 4, ..., 64, sets the workspace to 4 bytes per tile).
 #include <hipdnn_flatbuffers_sdk/data_objects/engine_config_generated.h>
 #include <hipdnn_flatbuffers_sdk/data_objects/engine_details_generated.h>
 #include <hipdnn_flatbuffers_sdk/data_objects/graph_generated.h>
@@ -302,10 +303,12 @@ hipdnnEnginePluginGetEngineDetails(hipdnnEnginePluginHandle_t, int64_t id, const
     flatbuffers::FlatBufferBuilder builder;
     std::vector<flatbuffers::Offset<fb::Knob> > knobs;
 #ifdef FAKE_KNOBS
+    static const std::vector<int64_t> kTileSizes{1, 2, 4, 8, 16, 32, 64};
     knobs.push_back(fb::CreateKnobDirect(
         builder, "fake.tile.size", "Workspace tiles (4 bytes each)", fb::KnobValue::IntValue,
         fb::CreateIntValue(builder, 8).Union(), fb::KnobConstraint::IntConstraint,
-        fb::CreateIntConstraint(builder, 1, 64, 1).Union(), false, fb::KnobValueType::INT64));
+        fb::CreateIntConstraintDirect(builder, 1, 64, 1, &kTileSizes).Union(), false,
+        fb::KnobValueType::INT64));
     knobs.push_back(fb::CreateKnobDirect(
         builder, "fake.scale", "Output scale", fb::KnobValue::FloatValue,
         fb::CreateFloatValue(builder, 1.0).Union(), fb::KnobConstraint::FloatConstraint,
@@ -346,7 +349,12 @@ hipdnnPluginStatus_t applyConfig(const hipdnnPluginConstData_t* config, FakeCont
     if (parsed->knobs() != nullptr) {
         for (const fb::KnobSetting* knob : *parsed->knobs()) {
             if (knob->knob_id()->str() == "fake.tile.size" && knob->value_as_IntValue() != nullptr) {
-                context.workspaceSize = static_cast<uint64_t>(knob->value_as_IntValue()->value()) * 4;
+                const int64_t tiles = knob->value_as_IntValue()->value();
+                if (tiles < 1 || tiles > 64) {
+                    return fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+                                "fake.tile.size " + std::to_string(tiles) + " is outside [1, 64]");
+                }
+                context.workspaceSize = static_cast<uint64_t>(tiles) * 4;
             } else if (knob->knob_id()->str() == "fake.scale" && knob->value_as_FloatValue() != nullptr) {
                 context.scale = knob->value_as_FloatValue()->value();
             }

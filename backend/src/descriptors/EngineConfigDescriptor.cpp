@@ -71,21 +71,46 @@ void EngineConfigDescriptor::finalizeDescriptor() {
         }
     }
 
+    const size_t callerChoices = choices.size();
+    for (const KnobChoice& tuned : _tunedChoices) {
+        if (!seen.contains(tuned.knobId)) {
+            choices.push_back(tuned);
+        }
+    }
+    try {
+        serialize(choices);
+    } catch (const HipdnnException& error) {
+        if (choices.size() == callerChoices) {
+            throw;
+        }
+        // A record the plugin no longer accepts must not cost the engine its place.
+        HIPDNN_LOG_WARN(
+            "Engine {} rejected the knob settings of its tuning record ({}); planning with its "
+            "defaults",
+            _engine->instance().plugin().engineName(_engine->engineId()), error.what());
+        choices.resize(callerChoices);
+        serialize(choices);
+    }
+}
+
+void EngineConfigDescriptor::serialize(const std::vector<KnobChoice>& choices) {
     flatbuffers::FlatBufferBuilder builder;
     std::vector<flatbuffers::Offset<fb::KnobSetting>> settings;
     for (const KnobChoice& choice : choices) {
         settings.push_back(buildKnobSetting(builder, choice));
     }
     builder.Finish(fb::CreateEngineConfigDirect(builder, _engine->engineId(), &settings));
-    _serialized.assign(builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize());
+    std::vector<uint8_t> serialized(builder.GetBufferPointer(),
+                                    builder.GetBufferPointer() + builder.GetSize());
 
     const size_t workspace =
-        _engine->instance().workspaceSize({_serialized.data(), _serialized.size()}, _engine->graph()->data());
+        _engine->instance().workspaceSize({serialized.data(), serialized.size()}, _engine->graph()->data());
     if (workspace > static_cast<size_t>(std::numeric_limits<int64_t>::max())) {
         throw HipdnnException(
             HIPDNN_STATUS_INTERNAL_ERROR,
             fmt::format("The plugin reported a workspace size of {} bytes, which overflows", workspace));
     }
+    _serialized = std::move(serialized);
     _workspaceSize = static_cast<int64_t>(workspace);
 }
 

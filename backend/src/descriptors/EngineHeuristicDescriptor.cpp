@@ -72,6 +72,7 @@ void EngineHeuristicDescriptor::finalizeDescriptor() {
     std::vector<std::vector<int64_t>> applicableByPlugin;
     std::map<int64_t, double> estimatedSeconds;
     std::string estimates;
+    const bool logEstimates = logging::isEnabled(HIPDNN_SEV_INFO);
     std::string declined;
     const hipdnnPluginConstData_t graphData = _graph->data();
     for (const auto& instance : _graph->handle->instances()) {
@@ -111,8 +112,10 @@ void EngineHeuristicDescriptor::finalizeDescriptor() {
         for (int64_t id : result.engineIds) {
             if (const std::optional<double> seconds = instance->estimatedSeconds(id, graphData)) {
                 estimatedSeconds.emplace(id, *seconds);
-                estimates += fmt::format("{}{} {:.4g} ms", estimates.empty() ? "" : ", ",
-                                         plugin.engineName(id), *seconds * 1e3);
+                if (logEstimates) {
+                    estimates += fmt::format("{}{} {:.4g} ms", estimates.empty() ? "" : ", ",
+                                             plugin.engineName(id), *seconds * 1e3);
+                }
             }
         }
         const bool found = !result.engineIds.empty();
@@ -121,9 +124,9 @@ void EngineHeuristicDescriptor::finalizeDescriptor() {
             break;
         }
     }
-    const std::optional<int64_t> tunedEngineId =
-        applicableByPlugin.empty() ? std::nullopt : tuning::tunedEngineFor(*_graph);
-    _ranked = heuristics::rankEngines(applicableByPlugin, _graph->preferredEngineId, tunedEngineId,
+    _tuned = applicableByPlugin.empty() ? std::nullopt : tuning::tunedConfigFor(*_graph);
+    _ranked = heuristics::rankEngines(applicableByPlugin, _graph->preferredEngineId,
+                                      _tuned ? std::optional<int64_t>(_tuned->engineId) : std::nullopt,
                                       estimatedSeconds);
     _declined = std::move(declined);
     if (!estimates.empty()) {
@@ -161,8 +164,11 @@ void EngineHeuristicDescriptor::get(AttributeOutput& output) const {
                 output.callerDescriptors(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, _ranked.size());
             const size_t filled = configs.size();
             for (size_t index = 0; index < filled; ++index) {
-                std::static_pointer_cast<EngineConfigDescriptor>(configs[index])
-                    ->setEngine(EngineDescriptor::createFinalized(_graph, _ranked[index]));
+                auto config = std::static_pointer_cast<EngineConfigDescriptor>(configs[index]);
+                config->setEngine(EngineDescriptor::createFinalized(_graph, _ranked[index]));
+                if (_tuned && _tuned->engineId == _ranked[index]) {
+                    config->setTunedChoices(_tuned->knobs);
+                }
             }
             *output.count = static_cast<int64_t>(filled);
             return;

@@ -3,8 +3,8 @@
 // INSTANT is NOT_SUPPORTED) and optionally FIND_FIRST_EXT (BOOLEAN: stop at the first plugin
 // with an applicable engine). Finalize succeeds with zero results when nothing applies.
 // Gets: RESULTS (count with 0; fills caller-created, unfinalized ENGINECFG descriptors with a
-// finalized ENGINE each), DECLINED_EXT (CHAR: "<engine>\t<plugin>\t<reason>\n" per declining
-// engine).
+// finalized ENGINE each; the tuned engine's config carries its record's knob settings), DECLINED_EXT (CHAR:
+// "<engine>\t<plugin>\t<reason>\n" per declining engine).
 #pragma once
 
 #include <optional>
@@ -13,6 +13,7 @@
 
 #include "descriptors/Descriptor.hpp"
 #include "descriptors/FinalizedGraph.hpp"
+#include "tuning/TuningLookup.hpp"
 
 namespace hipdnn_backend::descriptors {
 
@@ -29,6 +30,7 @@ private:
     std::optional<hipdnnBackendHeurMode_t> _mode;
     bool _findFirst = false;
     std::vector<int64_t> _ranked;
+    std::optional<tuning::TunedConfig> _tuned;
     std::string _declined;
 };
 

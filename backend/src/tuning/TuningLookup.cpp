@@ -61,7 +61,7 @@ std::string graphKeyOf(const std::vector<uint8_t>& bytes) {
 
 }  // namespace
 
-std::optional<int64_t> tunedEngineFor(const descriptors::FinalizedGraph& graph) {
+std::optional<TunedConfig> tunedConfigFor(const descriptors::FinalizedGraph& graph) {
     const auto& database = graph.handle->tuningDatabase();
     // A new graph's canonical key is a JSON round trip: not worth it without a record to find.
     if (!database || database->empty()) {
@@ -94,10 +94,11 @@ std::optional<int64_t> tunedEngineFor(const descriptors::FinalizedGraph& graph) 
         return std::nullopt;
     }
     HIPDNN_LOG_INFO(
-        "Tuning database {}: engine {} first for graph '{}' (median {} ms, {} ms ahead, by {} on {})",
-        database->file().string(), record->engine, graph.name, record->medianMs, record->marginMs,
-        record->tool, record->date);
-    return engineId;
+        "Tuning database {}: engine {} first for graph '{}'{} (median {} ms, {} ms ahead, by {} on {})",
+        database->file().string(), record->engine, graph.name,
+        record->knobs.empty() ? std::string() : fmt::format(" with {} knob setting(s)", record->knobs.size()),
+        record->medianMs, record->marginMs, record->tool, record->date);
+    return TunedConfig{engineId, record->knobs};
 }
 
 void recordTuningResult(const descriptors::ExecutionPlanDescriptor& plan, double medianMs, double runnerUpMs,

@@ -4,16 +4,24 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "descriptors/ExecutionPlanDescriptor.hpp"
 #include "descriptors/FinalizedGraph.hpp"
+#include "descriptors/KnobValues.hpp"
 
 namespace hipdnn_backend::tuning {
 
-// The engine the handle's tuning database recorded as fastest for `graph` on the handle's device,
-// when the handle has a database and the record's plugin is loaded on the handle with the version
-// that measured it. A record for another plugin version is ignored (logged at info).
-[[nodiscard]] std::optional<int64_t> tunedEngineFor(const descriptors::FinalizedGraph& graph);
+// The engine and knob settings a tuning record names.
+struct TunedConfig {
+    int64_t engineId = 0;
+    std::vector<descriptors::KnobChoice> knobs;
+};
+
+// The configuration the handle's tuning database recorded as fastest for `graph` on the handle's
+// device, when the handle has a database and the record's plugin is loaded on the handle with the
+// version that measured it. A record for another plugin version is ignored (logged at info).
+[[nodiscard]] std::optional<TunedConfig> tunedConfigFor(const descriptors::FinalizedGraph& graph);
 
 // Stores `plan`'s engine configuration as the fastest for its graph on its handle's device.
 // `runnerUpMs`: the median of the second fastest configuration, or 0 when only this one ran.

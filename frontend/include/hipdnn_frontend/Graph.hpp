@@ -195,6 +195,14 @@ public:
     Error get_plan_name(std::string& name) const;
     Error get_plan_name_at_index(int64_t index, std::string& name) const;
     Error get_engine_id_at_index(int64_t index, int64_t& engineId) const;
+    // The knob settings a candidate plan was created with (empty for heuristic results: their
+    // engine's defaults, or the settings of a tuning record).
+    Error get_plan_knobs_at_index_ext(int64_t index, std::vector<KnobSetting>& knobs) const;
+    // For every candidate plan so far, one more candidate per listed value of each integer knob of
+    // its engine that publishes a list of valid values (cuDNN's cudnn.engine.index, say), at most
+    // `maxValuesPerKnob` each, the other knobs as the candidate has them: what autotune and
+    // `hipdnn-driver tune` time beyond each engine's default configuration.
+    Error add_knob_variants_ext(size_t maxValuesPerKnob = 64);
     // Bars engines (by name or id) from build_plans.
     Error deselect_engines(const std::vector<std::string>& engineNames);
     Error deselect_engines(const std::vector<int64_t>& engineIds);
@@ -267,6 +275,8 @@ private:
     Error requireOperationGraph(std::string_view step) const;
     Error resolveEngineName(const std::string& engineName, int64_t& engineId) const;
     Error makeEngine(int64_t engineId, detail::DescriptorPtr& engine) const;
+    // Appends a candidate on `engineId` with `settings` checked against the engine's knobs.
+    Error addCandidate(int64_t engineId, const std::vector<KnobSetting>& settings);
     static Error knobsOf(const detail::DescriptorPtr& engine, std::vector<Knob>& knobs);
     Error finalizeConfig(detail::PlanCandidate& candidate) const;
     Error buildCandidate(detail::PlanCandidate& candidate) const;

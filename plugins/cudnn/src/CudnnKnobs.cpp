@@ -37,14 +37,28 @@ std::vector<KnobDescription> describeKnobs(GraphAnalysis& analysis, bool determi
     }
     const std::vector<EngineConfigCandidate> ranked =
         analysis.candidates(CUDNN_HEUR_MODE_A, deterministic, false);
-    // Every index any setting can plan (TF32 engines too); the default is the best full-precision one.
+    // Every index any setting can plan (TF32 engines too), in the order the plan looks for one: the
+    // heuristics' lists, then the engines no heuristics ranked (what global.benchmarking times, and
+    // so what a tuner timing each index must see). The default is the best full-precision one.
     std::vector<int64_t> indices;
-    for (cudnnBackendHeurMode_t mode : {CUDNN_HEUR_MODE_A, CUDNN_HEUR_MODE_FALLBACK}) {
-        for (const EngineConfigCandidate& candidate : analysis.candidates(mode, deterministic, true)) {
+    const auto addIndices = [&](const std::vector<EngineConfigCandidate>& listed) {
+        for (const EngineConfigCandidate& candidate : listed) {
             if (std::find(indices.begin(), indices.end(), candidate.globalIndex) == indices.end()) {
                 indices.push_back(candidate.globalIndex);
             }
         }
+    };
+    addIndices(analysis.candidates(CUDNN_HEUR_MODE_A, deterministic, true));
+    addIndices(analysis.candidates(CUDNN_HEUR_MODE_FALLBACK, deterministic, true));
+    // Mode B and the engine enumeration only add choices: a plan that needs them reports their
+    // failure.
+    try {
+        addIndices(analysis.candidates(CUDNN_HEUR_MODE_B, deterministic, true));
+    } catch (const CudnnError&) {
+    }
+    try {
+        addIndices(analysis.allEngines(deterministic, true));
+    } catch (const CudnnError&) {
     }
     if (indices.empty()) {
         return knobs;

@@ -2,7 +2,8 @@
 // PlanRequest:
 //   cudnn.heuristics.mode  string A | B | FALLBACK (default A): which cuDNN heuristics rank engines
 //   cudnn.engine.index     int: cuDNN's global engine index (valid values: those heuristics
-//                          modes A and FALLBACK return for the graph; default: the best ranked)
+//                          modes A, FALLBACK and B return for the graph, then every other engine
+//                          that supports it; default: the best ranked)
 //   cudnn.allow_tf32       int 0 | 1 (default 0): fp32 convolutions/matmuls may use TF32 tensor cores
 //   cudnn.knob.<NAME>      int, one per cuDNN knob type (CUDNN_KNOB_TYPE_<NAME>) of the ranked
 //                          engines; -1 (default) keeps the heuristics' choice

@@ -17,6 +17,13 @@ namespace hipdnn_cudnn_plugin {
 
 namespace {
 
+void appendFailure(std::string& failures, const std::string& message) {
+    if (!failures.empty()) {
+        failures += "; ";
+    }
+    failures += message;
+}
+
 // Building a plan can compile kernels (runtime fusion engines); trying every configuration of a
 // long heuristics list would make a decline very slow, so only the best few are tried.
 constexpr size_t kMaxPlanAttempts = 8;
@@ -187,6 +194,15 @@ std::shared_ptr<CudnnPlan> GraphAnalysis::buildPlan(cudnnHandle_t handle, const 
             return built;
         }
     }
+    // An index the knob lists from mode B or from the engines no heuristics ranked.
+    if (request.engineIndex && !request.modeExplicit) {
+        if (std::shared_ptr<CudnnPlan> built = tryMode(handle, request, CUDNN_HEUR_MODE_B, failures)) {
+            return built;
+        }
+        if (std::shared_ptr<CudnnPlan> built = tryUnranked(handle, request, failures)) {
+            return built;
+        }
+    }
     notApplicable(failures + " [" + _spec.describeOperations() + "]");
 }
 
@@ -198,10 +214,7 @@ std::shared_ptr<CudnnPlan> GraphAnalysis::tryMode(cudnnHandle_t handle, const Pl
         kind = "full-fp32 " + kind;
     }
     const auto fail = [&](const std::string& message) {
-        if (!failures.empty()) {
-            failures += "; ";
-        }
-        failures += message;
+        appendFailure(failures, message);
         return nullptr;
     };
     std::vector<EngineConfigCandidate> options;
@@ -241,6 +254,25 @@ std::shared_ptr<CudnnPlan> GraphAnalysis::tryMode(cudnnHandle_t handle, const Pl
                  error.what());
         }
     }
+    return nullptr;
+}
+
+std::shared_ptr<CudnnPlan> GraphAnalysis::tryUnranked(cudnnHandle_t handle, const PlanRequest& request,
+                                                      std::string& failures) {
+    const std::string engine = "cuDNN engine " + std::to_string(*request.engineIndex);
+    try {
+        for (const EngineConfigCandidate& candidate : allEngines(request.deterministic, request.allowTf32)) {
+            if (candidate.globalIndex == *request.engineIndex) {
+                return planFor(handle, candidate, request);
+            }
+        }
+    } catch (const CudnnError& error) {
+        appendFailure(failures, engine + " outside the heuristics' lists: " + error.what());
+        return nullptr;
+    }
+    appendFailure(failures, engine + " is not among the engines that support this graph" +
+                                (request.deterministic ? " deterministically" : "") +
+                                (_hasFloatMathOperands && !request.allowTf32 ? " in full fp32" : ""));
     return nullptr;
 }
 

@@ -67,6 +67,10 @@ private:
     std::shared_ptr<CudnnPlan> buildPlan(cudnnHandle_t handle, const PlanRequest& request);
     std::shared_ptr<CudnnPlan> tryMode(cudnnHandle_t handle, const PlanRequest& request,
                                        cudnnBackendHeurMode_t mode, std::string& failures);
+    /// The plan of the requested engine index among the engines no heuristics mode ranked (null,
+    /// with the reason appended to `failures`, when it is not one of them or fails to build).
+    std::shared_ptr<CudnnPlan> tryUnranked(cudnnHandle_t handle, const PlanRequest& request,
+                                           std::string& failures);
     /// The fastest of the first configurations the request's heuristics rank (null when none
     /// can be planned).
     std::shared_ptr<CudnnPlan> fastestPlan(cudnnHandle_t handle, const PlanRequest& request);

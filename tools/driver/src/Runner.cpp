@@ -84,6 +84,8 @@ bool allowsTf32(const std::vector<std::string>& knobs) {
     });
 }
 
+// The plan of `engine` with `knobs`; with no engine named, the heuristics' first choice (with the
+// knob settings of its tuning record, when the database has one).
 std::unique_ptr<fe::graph::Graph> buildPlan(hipdnnHandle_t handle, const std::vector<uint8_t>& bytes,
                                             const std::string& engine,
                                             const std::vector<std::string>& knobs) {
@@ -92,7 +94,8 @@ std::unique_ptr<fe::graph::Graph> buildPlan(hipdnnHandle_t handle, const std::ve
     if (error.is_bad()) {
         throw PlanFailure{false, "graph: " + describe(error)};
     }
-    error = graph->create_execution_plan_ext(engine, parseKnobs(knobs));
+    error = engine.empty() ? graph->create_execution_plans({fe::HeuristicMode::FALLBACK})
+                           : graph->create_execution_plan_ext(engine, parseKnobs(knobs));
     if (error.is_good()) {
         error = graph->check_support();
     }
@@ -227,6 +230,7 @@ JobPlan Runner::plan(size_t index, Job job) {
     if (options.engine.empty()) {
         if (!applicable.empty()) {
             plan.engines.push_back(applicable.front());
+            plan.heuristicsChoice = true;
         } else {
             notRun("-", Status::Unimplemented,
                    "no engine of " + session_.deviceDescription() + " takes the graph:\n" +
@@ -317,7 +321,9 @@ std::vector<Result> Runner::run(const JobPlan& plan, Progress& progress, size_t&
         // On a CPU device the reference's own run is the validation run.
         const bool isReference = engine == kReferenceEngine && !onGpu;
         try {
-            auto built = buildPlan(session_.handle(), job.problem.graph, engine, options.knobs);
+            const bool heuristicsChoice = plan.heuristicsChoice && options.knobs.empty();
+            auto built = buildPlan(session_.handle(), job.problem.graph, heuristicsChoice ? "" : engine,
+                                   options.knobs);
             Bindings bindings = bind(onGpu, inputs, emptyOutputs);
             DeviceBuffer workspace(onGpu, static_cast<size_t>(built->get_workspace_size()));
             auto execute = [&] {

@@ -29,6 +29,7 @@ struct JobPlan {
     size_t index = 0;
     Job job;
     std::vector<std::string> engines;  // to run, in order
+    bool heuristicsChoice = false;     // engines is the heuristics' first choice alone
     std::vector<Result> notRun;        // declined (UNIMPLEMENTED) or unknown (ERROR) engines
 };
 

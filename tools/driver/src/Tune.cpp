@@ -66,6 +66,9 @@ bool tuneProblem(Session& session, const Problem& problem, const CommonOptions& 
     if (error.is_good()) {
         error = graph.create_execution_plans({fe::HeuristicMode::FALLBACK});
     }
+    if (error.is_good()) {
+        error = graph.add_knob_variants_ext();
+    }
     if (error.is_bad()) {
         out << "    ERROR " << describe(error) << "\n";
         return false;
@@ -81,16 +84,23 @@ bool tuneProblem(Session& session, const Problem& problem, const CommonOptions& 
     for (int64_t index = 0; index < graph.get_execution_plan_count(); ++index) {
         std::string engine;
         static_cast<void>(graph.get_plan_name_at_index(index, engine));
+        // The engine and the knob settings that set this candidate apart from its default plan.
+        std::string label = engine;
+        std::vector<fe::KnobSetting> knobs;
+        static_cast<void>(graph.get_plan_knobs_at_index_ext(index, knobs));
+        for (const auto& knob : knobs) {
+            label += " " + knob.id + "=" + fe::to_string(knob.value);
+        }
         try {
             error = graph.build_plan_at_index(index);
             if (error.is_bad()) {
-                out << "    NOT BUILT " << engine << ": " << describe(error) << "\n";
+                out << "    NOT BUILT " << label << ": " << describe(error) << "\n";
                 continue;
             }
-            timed.push_back({index, engine, timePlan(graph, index, engine, session, bindings, options)});
-            out << "    TIMED " << engine << " median " << timed.back().medianMs << " ms\n";
+            timed.push_back({index, label, timePlan(graph, index, engine, session, bindings, options)});
+            out << "    TIMED " << label << " median " << timed.back().medianMs << " ms\n";
         } catch (const std::exception& failure) {
-            out << "    ERROR " << engine << ": " << failure.what() << "\n";
+            out << "    ERROR " << label << ": " << failure.what() << "\n";
         }
     }
     if (timed.empty()) {

@@ -1,9 +1,11 @@
 // Batch files: comments, quoting, defaults, and errors that name the line and the flag.
+#include <map>
 #include <sstream>
 
 #include <gtest/gtest.h>
 
 #include "BatchFile.hpp"
+#include "Problem.hpp"
 
 namespace hipdnn_driver {
 namespace {
@@ -51,6 +53,27 @@ TEST(BatchFile, ErrorsNameEveryBadLineAndItsFlag) {
 TEST(BatchFile, EmptyBatchIsAnError) {
     std::istringstream in("# nothing\n\n");
     EXPECT_THROW(parseBatch(in, "b.txt", ".", CommonOptions{}), UsageError);
+}
+
+TEST(BatchFile, ResNet50BatchHoldsEveryConvolutionLayerInBothTypes) {
+    const auto entries = parseBatchFile(HIPDNN_DRIVER_TEST_DATA "/resnet50_conv.batch", CommonOptions{});
+    // 16 layer shapes x fprop, dgrad, wgrad, but conv1's dgrad, in bf16 and fp32.
+    ASSERT_EQ(entries.size(), 94U);
+    std::map<std::pair<DataType, ConvSpec::Direction>, int> counts;
+    for (const auto& entry : entries) {
+        SCOPED_TRACE(entry.text);
+        const auto& spec = std::get<ConvSpec>(entry.invocation.problem);
+        EXPECT_EQ(spec.n, 32);
+        EXPECT_EQ(spec.layout, Layout::ChannelsLast);
+        EXPECT_EQ(spec.padH, spec.filterH / 2);
+        ++counts[{spec.dataType, spec.direction}];
+        EXPECT_FALSE(makeProblem(spec).graph.empty());
+    }
+    for (const DataType type : {DataType::BFLOAT16, DataType::FLOAT}) {
+        EXPECT_EQ((counts[{type, ConvSpec::Direction::Fprop}]), 16);
+        EXPECT_EQ((counts[{type, ConvSpec::Direction::Dgrad}]), 15);
+        EXPECT_EQ((counts[{type, ConvSpec::Direction::Wgrad}]), 16);
+    }
 }
 
 }  // namespace

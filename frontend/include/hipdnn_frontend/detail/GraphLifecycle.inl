@@ -209,6 +209,10 @@ inline Error Graph::get_knobs_for_engine(const std::string& engineName, std::vec
 inline Error Graph::create_execution_plan_ext(int64_t engineId, const std::vector<KnobSetting>& settings) {
     HIPDNN_CHECK_FRONTEND_ERROR(requireOperationGraph("create_execution_plan_ext"));
     resetPlans();
+    return addCandidate(engineId, settings);
+}
+
+inline Error Graph::addCandidate(int64_t engineId, const std::vector<KnobSetting>& settings) {
     detail::PlanCandidate candidate;
     candidate.engineId = engineId;
     detail::DescriptorPtr engine;
@@ -244,6 +248,47 @@ inline Error Graph::create_execution_plan_ext(int64_t engineId, const std::vecto
     HIPDNN_CHECK_FRONTEND_ERROR(detail::setDescriptorAttribute(
         candidate.engineConfig, HIPDNN_ATTR_ENGINECFG_ENGINE, engine, "setting the config's engine"));
     candidates_.push_back(std::move(candidate));
+    return {};
+}
+
+inline Error Graph::add_knob_variants_ext(size_t maxValuesPerKnob) {
+    HIPDNN_CHECK_FRONTEND_ERROR(requireOperationGraph("add_knob_variants_ext"));
+    const size_t existing = candidates_.size();
+    for (size_t index = 0; index < existing; ++index) {
+        // Copied: addCandidate grows candidates_.
+        const int64_t engineId = candidates_[index].engineId;
+        const std::vector<KnobSetting> base = candidates_[index].knobs;
+        std::vector<Knob> knobs;
+        HIPDNN_CHECK_FRONTEND_ERROR(get_knobs_for_engine(engineId, knobs));
+        for (const Knob& knob : knobs) {
+            const auto* constraint = std::get_if<IntKnobConstraint>(&knob.constraint);
+            const bool alreadySet = std::any_of(
+                base.begin(), base.end(), [&](const KnobSetting& setting) { return setting.id == knob.id; });
+            if (constraint == nullptr || constraint->validValues.empty() || knob.deprecated || alreadySet) {
+                continue;
+            }
+            size_t added = 0;
+            for (const int64_t value : constraint->validValues) {
+                if (added == maxValuesPerKnob) {
+                    break;
+                }
+                if (KnobValue(value) == knob.defaultValue) {
+                    continue;
+                }
+                std::vector<KnobSetting> settings = base;
+                settings.push_back({knob.id, value});
+                HIPDNN_CHECK_FRONTEND_ERROR(addCandidate(engineId, settings));
+                ++added;
+            }
+        }
+    }
+    return {};
+}
+
+inline Error Graph::get_plan_knobs_at_index_ext(int64_t index, std::vector<KnobSetting>& knobs) const {
+    const detail::PlanCandidate* candidate = nullptr;
+    HIPDNN_CHECK_FRONTEND_ERROR(candidateAt(index, candidate));
+    knobs = candidate->knobs;
     return {};
 }
 

@@ -71,8 +71,8 @@ TEST_F(Knobs, EnginePublishesItsKnobsThroughKnobInfoDescriptors) {
     ASSERT_EQ(hipdnnBackendGetAttribute(_engine, HIPDNN_ATTR_ENGINE_KNOB_INFO, HIPDNN_TYPE_BACKEND_DESCRIPTOR,
                                         0, &count, nullptr),
               HIPDNN_STATUS_SUCCESS);
-    ASSERT_EQ(count, 2);
-    hipdnnBackendDescriptor_t infos[2];
+    ASSERT_EQ(count, 3);
+    hipdnnBackendDescriptor_t infos[3];
     for (auto& info : infos) {
         ASSERT_EQ(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_KNOB_INFO_DESCRIPTOR, &info),
                   HIPDNN_STATUS_SUCCESS);
@@ -82,7 +82,7 @@ TEST_F(Knobs, EnginePublishesItsKnobsThroughKnobInfoDescriptors) {
                                         &value),
               HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED);
     ASSERT_EQ(hipdnnBackendGetAttribute(_engine, HIPDNN_ATTR_ENGINE_KNOB_INFO, HIPDNN_TYPE_BACKEND_DESCRIPTOR,
-                                        2, &count, infos),
+                                        3, &count, infos),
               HIPDNN_STATUS_SUCCESS);
     EXPECT_EQ(charAttribute(infos[0], HIPDNN_ATTR_KNOB_INFO_TYPE), "fake.tile.size");
     for (auto [name, expected] : {std::pair{HIPDNN_ATTR_KNOB_INFO_MINIMUM_VALUE, 1},
@@ -94,6 +94,7 @@ TEST_F(Knobs, EnginePublishesItsKnobsThroughKnobInfoDescriptors) {
         EXPECT_EQ(value, expected);
     }
     EXPECT_EQ(charAttribute(infos[1], HIPDNN_ATTR_KNOB_INFO_TYPE), "fake.scale");
+    EXPECT_EQ(charAttribute(infos[2], HIPDNN_ATTR_KNOB_INFO_TYPE), "fake.variant");
     double real = 0;
     ASSERT_EQ(hipdnnBackendGetAttribute(infos[1], HIPDNN_ATTR_KNOB_INFO_MAXIMUM_VALUE, HIPDNN_TYPE_DOUBLE, 1,
                                         &count, &real),

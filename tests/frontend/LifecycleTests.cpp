@@ -192,7 +192,7 @@ TEST(FrontendLifecycle, KnobDiscoveryAndPlansWithKnobs) {
     ASSERT_FE_OK(relu.graph.build_operation_graph(handle.get()));
     std::vector<fe::Knob> knobs;
     ASSERT_FE_OK(relu.graph.get_knobs_for_engine("FAKE_KNOB_ENGINE", knobs));
-    ASSERT_EQ(knobs.size(), 2u);
+    ASSERT_EQ(knobs.size(), 3u);
     EXPECT_EQ(knobs[0].id, "fake.tile.size");
     EXPECT_EQ(std::get<int64_t>(knobs[0].defaultValue), 8);
     const auto* tiles = std::get_if<fe::IntKnobConstraint>(&knobs[0].constraint);
@@ -232,9 +232,9 @@ TEST(FrontendLifecycle, KnobVariantsAddOnePlanPerListedValue) {
     ASSERT_FE_OK(relu.graph.create_execution_plans());
     ASSERT_EQ(relu.graph.get_execution_plan_count(), 1);
     ASSERT_FE_OK(relu.graph.add_knob_variants_ext());
-    // The heuristic plan (engine defaults), then every listed tile count but the default 8; the
-    // float knob has no list and adds nothing.
-    ASSERT_EQ(relu.graph.get_execution_plan_count(), 7);
+    // The heuristic plan (engine defaults), then every listed tile count but the default 8, then
+    // the variant "b"; the float knob has no list and adds nothing.
+    ASSERT_EQ(relu.graph.get_execution_plan_count(), 8);
     std::vector<fe::KnobSetting> knobs;
     ASSERT_FE_OK(relu.graph.get_plan_knobs_at_index_ext(0, knobs));
     EXPECT_TRUE(knobs.empty());
@@ -253,15 +253,20 @@ TEST(FrontendLifecycle, KnobVariantsAddOnePlanPerListedValue) {
         EXPECT_EQ(workspace, tiles.back() * 4);
     }
     EXPECT_EQ(tiles, (std::vector<int64_t>{1, 2, 4, 16, 32, 64}));
-    EXPECT_FE_ERROR(relu.graph.get_plan_knobs_at_index_ext(7, knobs), ErrorCode::INVALID_VALUE);
+    ASSERT_FE_OK(relu.graph.get_plan_knobs_at_index_ext(7, knobs));
+    ASSERT_EQ(knobs.size(), 1u);
+    EXPECT_EQ(knobs[0].id, "fake.variant");
+    EXPECT_EQ(std::get<std::string>(knobs[0].value), "b");
+    ASSERT_FE_OK(relu.graph.build_plan_at_index(7));
+    EXPECT_FE_ERROR(relu.graph.get_plan_knobs_at_index_ext(8, knobs), ErrorCode::INVALID_VALUE);
 
     // At most `maxValuesPerKnob` per knob; a knob a candidate already sets is left alone.
     ASSERT_FE_OK(relu.graph.create_execution_plans());
     ASSERT_FE_OK(relu.graph.add_knob_variants_ext(2));
-    EXPECT_EQ(relu.graph.get_execution_plan_count(), 3);
+    EXPECT_EQ(relu.graph.get_execution_plan_count(), 4);
     ASSERT_FE_OK(relu.graph.create_execution_plan_ext("FAKE_KNOB_ENGINE", {{"fake.tile.size", int64_t{16}}}));
     ASSERT_FE_OK(relu.graph.add_knob_variants_ext());
-    EXPECT_EQ(relu.graph.get_execution_plan_count(), 1);
+    EXPECT_EQ(relu.graph.get_execution_plan_count(), 2);
 }
 
 TEST(FrontendLifecycle, WorkspaceLimitBarsPlans) {

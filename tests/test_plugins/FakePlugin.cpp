@@ -14,7 +14,8 @@
 //   value answers INTERNAL_ERROR instead).
 // The engine applies to graphs made of one float pointwise RELU_FWD or IDENTITY node and computes
 // it on host memory (scaled by the "fake.scale" knob when FAKE_KNOBS is set; "fake.tile.size",
-// one of 1, 2, 4, ..., 64, sets the workspace to 4 bytes per tile).
+// one of 1, 2, 4, ..., 64, sets the workspace to 4 bytes per tile; "fake.variant", "a" or "b",
+// changes nothing).
 #include <hipdnn_flatbuffers_sdk/data_objects/engine_config_generated.h>
 #include <hipdnn_flatbuffers_sdk/data_objects/engine_details_generated.h>
 #include <hipdnn_flatbuffers_sdk/data_objects/graph_generated.h>
@@ -313,6 +314,12 @@ hipdnnEnginePluginGetEngineDetails(hipdnnEnginePluginHandle_t, int64_t id, const
         builder, "fake.scale", "Output scale", fb::KnobValue::FloatValue,
         fb::CreateFloatValue(builder, 1.0).Union(), fb::KnobConstraint::FloatConstraint,
         fb::CreateFloatConstraint(builder, 0.0, 10.0).Union(), false, fb::KnobValueType::FLOAT64));
+    const std::vector<flatbuffers::Offset<flatbuffers::String> > variants{builder.CreateString("a"),
+                                                                          builder.CreateString("b")};
+    knobs.push_back(fb::CreateKnobDirect(
+        builder, "fake.variant", "A choice with no effect", fb::KnobValue::StringValue,
+        fb::CreateStringValueDirect(builder, "a").Union(), fb::KnobConstraint::StringConstraint,
+        fb::CreateStringConstraintDirect(builder, 0, &variants).Union(), false, fb::KnobValueType::STRING));
 #endif
     const std::vector<fb::BehaviorNote> notes = {fb::BehaviorNote::DETERMINISTIC};
     builder.Finish(fb::CreateEngineDetailsDirect(builder, id, &knobs, &notes, nullptr));

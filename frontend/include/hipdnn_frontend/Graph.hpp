@@ -198,8 +198,9 @@ public:
     // The knob settings a candidate plan was created with (empty for heuristic results: their
     // engine's defaults, or the settings of a tuning record).
     Error get_plan_knobs_at_index_ext(int64_t index, std::vector<KnobSetting>& knobs) const;
-    // For every candidate plan so far, one more candidate per listed value of each integer knob of
-    // its engine that publishes a list of valid values (cuDNN's cudnn.engine.index, say), at most
+    // For every candidate plan so far, one more candidate per listed value of each integer or
+    // string knob of its engine that publishes a list of valid values (cuDNN's
+    // cudnn.engine.index and cudnn.engine.config, say), at most
     // `maxValuesPerKnob` each, the other knobs as the candidate has them: what autotune and
     // `hipdnn-driver tune` time beyond each engine's default configuration.
     Error add_knob_variants_ext(size_t maxValuesPerKnob = 64);

@@ -37,36 +37,26 @@ std::vector<KnobDescription> describeKnobs(GraphAnalysis& analysis, bool determi
     }
     const std::vector<EngineConfigCandidate> ranked =
         analysis.candidates(CUDNN_HEUR_MODE_A, deterministic, false);
-    // Every index any setting can plan (TF32 engines too), in the order the plan looks for one: the
-    // heuristics' lists, then the engines no heuristics ranked (what global.benchmarking times, and
-    // so what a tuner timing each index must see). The default is the best full-precision one.
+    // Every configuration and index any setting can plan (TF32 engines too), in the order
+    // global.benchmarking times them (the heuristics' lists, then the engines no heuristics
+    // ranked): what a tuner timing each value must see. The default is the best full-precision one.
     std::vector<int64_t> indices;
-    const auto addIndices = [&](const std::vector<EngineConfigCandidate>& listed) {
-        for (const EngineConfigCandidate& candidate : listed) {
-            if (std::find(indices.begin(), indices.end(), candidate.globalIndex) == indices.end()) {
-                indices.push_back(candidate.globalIndex);
-            }
+    std::vector<std::string> configurations;
+    for (const EngineConfigCandidate& candidate : analysis.configurations(deterministic, true)) {
+        if (std::find(indices.begin(), indices.end(), candidate.globalIndex) == indices.end()) {
+            indices.push_back(candidate.globalIndex);
         }
-    };
-    addIndices(analysis.candidates(CUDNN_HEUR_MODE_A, deterministic, true));
-    addIndices(analysis.candidates(CUDNN_HEUR_MODE_FALLBACK, deterministic, true));
-    // Mode B and the engine enumeration only add choices: a plan that needs them reports their
-    // failure.
-    try {
-        addIndices(analysis.candidates(CUDNN_HEUR_MODE_B, deterministic, true));
-    } catch (const CudnnError&) {
-    }
-    try {
-        addIndices(analysis.allEngines(deterministic, true));
-    } catch (const CudnnError&) {
-    }
-    if (indices.empty()) {
-        return knobs;
+        configurations.push_back(configurationName(candidate));
     }
     const int64_t defaultIndex = ranked.empty() ? indices.front() : ranked.front().globalIndex;
     knobs.push_back(KnobDescription::intKnob(
         std::string(kEngineIndexKnob), "cuDNN global engine index (default: the best ranked by heuristics)",
         defaultIndex, IntKnobConstraint::oneOf(indices)));
+    knobs.push_back(KnobDescription::stringKnob(
+        std::string(kEngineConfigKnob),
+        "one cuDNN engine configuration, as <global engine index>[,<KNOB>=<value>...] (default: the "
+        "heuristics' choice)",
+        "", StringKnobConstraint::oneOf(std::move(configurations))));
 
     // Largest maximum per knob type over the described engines; cuDNN validates the exact range
     // of the engine finally chosen when the plan is built.
@@ -104,6 +94,7 @@ PlanRequest planRequestFrom(const hipdnn_flatbuffers_sdk::IEngineConfig& config,
     }
     request.allowTf32 = config.intKnob(kAllowTf32Knob).value_or(0) == 1;
     request.engineIndex = config.intKnob(kEngineIndexKnob);
+    request.engineConfig = config.stringKnob(kEngineConfigKnob);
     request.benchmark = hipdnn_plugin_sdk::benchmarkingRequested(config);
     for (const std::string& id : config.knobIds()) {
         if (!std::string_view(id).starts_with(kCudnnKnobPrefix)) {

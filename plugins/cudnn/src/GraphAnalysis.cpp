@@ -80,6 +80,7 @@ std::string PlanRequest::key() const {
     text += deterministic ? "|det|" : "|any|";
     text += allowTf32 ? "tf32|" : "fp32|";
     text += engineIndex ? std::to_string(*engineIndex) : std::string("auto");
+    text += engineConfig ? "|config=" + *engineConfig : std::string();
     text += benchmark ? "|timed" : "";
     for (const KnobChoice& choice : knobOverrides) {
         text += '|';
@@ -121,6 +122,42 @@ std::vector<EngineConfigCandidate> GraphAnalysis::allEngines(bool deterministic,
         _allEngines = enumerateEngines(_operationGraph->descriptor());
     }
     return admitted(*_allEngines, deterministic, allowTf32);
+}
+
+std::vector<EngineConfigCandidate> GraphAnalysis::configurations(bool deterministic, bool allowTf32) {
+    std::vector<EngineConfigCandidate> all;
+    std::set<std::pair<int64_t, std::vector<KnobChoice>>> seen;
+    const auto add = [&](const std::vector<EngineConfigCandidate>& listed) {
+        for (const EngineConfigCandidate& candidate : listed) {
+            if (seen.emplace(candidate.globalIndex, candidate.knobChoices).second) {
+                all.push_back(candidate);
+            }
+        }
+    };
+    // A mode or the enumeration that fails only offers fewer configurations: a plan that needs
+    // one reports the failure.
+    for (cudnnBackendHeurMode_t mode : {CUDNN_HEUR_MODE_A, CUDNN_HEUR_MODE_B, CUDNN_HEUR_MODE_FALLBACK}) {
+        try {
+            add(candidates(mode, deterministic, allowTf32));
+        } catch (const CudnnError&) {
+        }
+    }
+    try {
+        add(allEngines(deterministic, allowTf32));
+    } catch (const CudnnError&) {
+    }
+    return all;
+}
+
+std::string configurationName(const EngineConfigCandidate& candidate) {
+    std::string name = std::to_string(candidate.globalIndex);
+    for (const KnobChoice& choice : candidate.knobChoices) {
+        name += ',';
+        name += knobTypeName(choice.type);
+        name += '=';
+        name += std::to_string(choice.value);
+    }
+    return name;
 }
 
 std::vector<EngineConfigCandidate> GraphAnalysis::admitted(const std::vector<EngineConfigCandidate>& all,
@@ -178,6 +215,9 @@ std::shared_ptr<CudnnPlan> GraphAnalysis::buildPlan(cudnnHandle_t handle, const 
             "fp32 matmul: cuDNN's matmul engines compute fp32 in TF32; set cudnn.allow_tf32=1 to "
             "accept TF32 [" +
             _spec.describeOperations() + "]");
+    }
+    if (request.engineConfig) {
+        return configurationPlan(handle, request);
     }
     if (request.benchmark && !request.engineIndex) {
         if (std::shared_ptr<CudnnPlan> fastest = fastestPlan(handle, request)) {
@@ -257,6 +297,30 @@ std::shared_ptr<CudnnPlan> GraphAnalysis::tryMode(cudnnHandle_t handle, const Pl
     return nullptr;
 }
 
+std::shared_ptr<CudnnPlan> GraphAnalysis::configurationPlan(cudnnHandle_t handle,
+                                                            const PlanRequest& request) {
+    const std::string& wanted = *request.engineConfig;
+    std::string offered;
+    for (const EngineConfigCandidate& candidate : configurations(request.deterministic, request.allowTf32)) {
+        const std::string name = configurationName(candidate);
+        if (name == wanted) {
+            try {
+                return planFor(handle, candidate, request);
+            } catch (const CudnnError& error) {
+                notApplicable("cuDNN configuration " + wanted + ": " + error.what() + " [" +
+                              _spec.describeOperations() + "]");
+            }
+        }
+        offered += offered.empty() ? "" : "; ";
+        offered += name;
+    }
+    notApplicable("cuDNN configuration " + wanted + " is not among the " +
+                  (request.deterministic ? "deterministic " : "") +
+                  (_hasFloatMathOperands && !request.allowTf32 ? "full-fp32 " : "") +
+                  "configurations cuDNN offers for this graph (" + offered + ") [" +
+                  _spec.describeOperations() + "]");
+}
+
 std::shared_ptr<CudnnPlan> GraphAnalysis::tryUnranked(cudnnHandle_t handle, const PlanRequest& request,
                                                       std::string& failures) {
     const std::string engine = "cuDNN engine " + std::to_string(*request.engineIndex);
@@ -289,36 +353,22 @@ std::shared_ptr<CudnnPlan> GraphAnalysis::planFor(cudnnHandle_t handle,
 }
 
 std::shared_ptr<CudnnPlan> GraphAnalysis::fastestPlan(cudnnHandle_t handle, const PlanRequest& request) {
-    // Every heuristics mode (they propose different knob settings for the same engines), then the
-    // engines no mode ranked; an explicit mode keeps to its own list.
-    std::vector<cudnnBackendHeurMode_t> modes = {request.mode};
-    if (!request.modeExplicit) {
-        modes = {CUDNN_HEUR_MODE_A, CUDNN_HEUR_MODE_B, CUDNN_HEUR_MODE_FALLBACK};
-    }
+    // Every configuration cuDNN offers; an explicit mode keeps to its own list.
     std::vector<EngineConfigCandidate> options;
-    for (cudnnBackendHeurMode_t mode : modes) {
+    if (!request.modeExplicit) {
+        options = configurations(request.deterministic, request.allowTf32);
+    } else {
         try {
-            const std::vector<EngineConfigCandidate> ranked =
-                candidates(mode, request.deterministic, request.allowTf32);
-            options.insert(options.end(), ranked.begin(), ranked.end());
+            options = candidates(request.mode, request.deterministic, request.allowTf32);
         } catch (const CudnnError&) {
             // The plain path reports heuristics failures.
         }
     }
-    if (!request.modeExplicit) {
-        const std::vector<EngineConfigCandidate> unranked =
-            allEngines(request.deterministic, request.allowTf32);
-        options.insert(options.end(), unranked.begin(), unranked.end());
-    }
     std::vector<std::shared_ptr<CudnnPlan>> plans;
     std::vector<int64_t> engines;
-    std::set<std::pair<int64_t, std::vector<KnobChoice>>> seen;
     for (const EngineConfigCandidate& candidate : options) {
         if (plans.size() == kMaxBenchmarkedPlans) {
             break;
-        }
-        if (!seen.emplace(candidate.globalIndex, candidate.knobChoices).second) {
-            continue;
         }
         try {
             plans.push_back(planFor(handle, candidate, request));

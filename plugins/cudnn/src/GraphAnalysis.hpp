@@ -28,14 +28,20 @@ struct PlanRequest {
     /// Let fp32 convolutions and matmuls run on TF32 tensor cores (off: strict fp32).
     bool allowTf32 = false;
     std::optional<int64_t> engineIndex;
+    /// One configuration by its configurationName (takes precedence over engineIndex).
+    std::optional<std::string> engineConfig;
     std::vector<KnobChoice> knobOverrides;
     bool deterministic = false;
     /// global.benchmarking: time the ranked configurations and keep the fastest (ignored when an
-    /// engine index is chosen).
+    /// engine index or configuration is chosen).
     bool benchmark = false;
 
     std::string key() const;
 };
+
+/// A configuration as the cudnn.engine.config knob names it: "<global index>[,<KNOB>=<value>...]"
+/// with cuDNN's knob type names (e.g. "70,TILE_SIZE=2,SPLIT_K_SLC=1").
+std::string configurationName(const EngineConfigCandidate& candidate);
 
 class GraphAnalysis {
 public:
@@ -53,6 +59,10 @@ public:
                                                   bool allowTf32);
     /// Every engine that supports the graph (enumerateEngines, cached), filtered as candidates().
     std::vector<EngineConfigCandidate> allEngines(bool deterministic, bool allowTf32);
+    /// Every distinct configuration (engine and knob choices) cuDNN offers for the graph, in the
+    /// order global.benchmarking times them: those heuristics modes A, B and FALLBACK rank (they
+    /// propose different knob choices for the same engines), then the engines no mode ranked.
+    std::vector<EngineConfigCandidate> configurations(bool deterministic, bool allowTf32);
     /// The knobs of engine `globalIndex` (cached).
     std::vector<KnobInfo> knobInfos(int64_t globalIndex);
 
@@ -67,6 +77,8 @@ private:
     std::shared_ptr<CudnnPlan> buildPlan(cudnnHandle_t handle, const PlanRequest& request);
     std::shared_ptr<CudnnPlan> tryMode(cudnnHandle_t handle, const PlanRequest& request,
                                        cudnnBackendHeurMode_t mode, std::string& failures);
+    /// The plan of the requested configuration (throws NOT_APPLICABLE naming the offered ones).
+    std::shared_ptr<CudnnPlan> configurationPlan(cudnnHandle_t handle, const PlanRequest& request);
     /// The plan of the requested engine index among the engines no heuristics mode ranked (null,
     /// with the reason appended to `failures`, when it is not one of them or fails to build).
     std::shared_ptr<CudnnPlan> tryUnranked(cudnnHandle_t handle, const PlanRequest& request,

@@ -261,18 +261,23 @@ inline Error Graph::add_knob_variants_ext(size_t maxValuesPerKnob) {
         std::vector<Knob> knobs;
         HIPDNN_CHECK_FRONTEND_ERROR(get_knobs_for_engine(engineId, knobs));
         for (const Knob& knob : knobs) {
-            const auto* constraint = std::get_if<IntKnobConstraint>(&knob.constraint);
             const bool alreadySet = std::any_of(
                 base.begin(), base.end(), [&](const KnobSetting& setting) { return setting.id == knob.id; });
-            if (constraint == nullptr || constraint->validValues.empty() || knob.deprecated || alreadySet) {
+            if (knob.deprecated || alreadySet) {
                 continue;
             }
+            std::vector<KnobValue> listed;
+            if (const auto* integers = std::get_if<IntKnobConstraint>(&knob.constraint)) {
+                listed.assign(integers->validValues.begin(), integers->validValues.end());
+            } else if (const auto* strings = std::get_if<StringKnobConstraint>(&knob.constraint)) {
+                listed.assign(strings->validValues.begin(), strings->validValues.end());
+            }
             size_t added = 0;
-            for (const int64_t value : constraint->validValues) {
+            for (const KnobValue& value : listed) {
                 if (added == maxValuesPerKnob) {
                     break;
                 }
-                if (KnobValue(value) == knob.defaultValue) {
+                if (value == knob.defaultValue) {
                     continue;
                 }
                 std::vector<KnobSetting> settings = base;

@@ -34,6 +34,22 @@ inline PluginError badSerializedContext(const std::string& engineName, std::size
                                                            problem);
 }
 
+// One buffer of a GraphConfigContext, verified by its wrapper (which copies it out of the vector,
+// whose bytes are only 4-byte aligned).
+template <class Wrapper>
+Wrapper verifiedPart(const flatbuffers::Vector<uint8_t>* part, const char* what,
+                     const std::string& engineName, std::size_t size) {
+    if (part == nullptr) {
+        throw badSerializedContext(engineName, size, std::string("lacks its ") + what);
+    }
+    try {
+        return Wrapper(part->data(), part->size());
+    } catch (const hipdnn_flatbuffers_sdk::FlatbufferError& error) {
+        throw badSerializedContext(engineName, size,
+                                   std::string("holds an invalid ") + what + ": " + error.what());
+    }
+}
+
 }  // namespace detail
 
 /// What IExecutionContext::serialize() returns for a context built from `graph` alone.
@@ -88,23 +104,10 @@ inline GraphAndConfig graphAndConfigOfSerializedContext(std::span<const uint8_t>
             engineName, bytes.size(), std::string("is not a graph and engine config pair: ") + error.what());
     }
     const fb::GraphConfigContext* pair = fb::GetGraphConfigContext(copy.data());
-    if (pair->graph() == nullptr || pair->engine_config() == nullptr) {
-        throw detail::badSerializedContext(
-            engineName, bytes.size(),
-            std::string("lacks its ") + (pair->graph() == nullptr ? "graph" : "engine config"));
-    }
-    // Each wrapper copies its buffer out of the vector, whose bytes are only 4-byte aligned.
-    const char* part = "graph";
-    try {
-        hipdnn_flatbuffers_sdk::GraphWrapper graph(pair->graph()->data(), pair->graph()->size());
-        part = "engine config";
-        hipdnn_flatbuffers_sdk::EngineConfigWrapper config(pair->engine_config()->data(),
-                                                           pair->engine_config()->size());
-        return {std::move(graph), std::move(config)};
-    } catch (const hipdnn_flatbuffers_sdk::FlatbufferError& error) {
-        throw detail::badSerializedContext(engineName, bytes.size(),
-                                           std::string("holds an invalid ") + part + ": " + error.what());
-    }
+    return {detail::verifiedPart<hipdnn_flatbuffers_sdk::GraphWrapper>(pair->graph(), "graph", engineName,
+                                                                       bytes.size()),
+            detail::verifiedPart<hipdnn_flatbuffers_sdk::EngineConfigWrapper>(
+                pair->engine_config(), "engine config", engineName, bytes.size())};
 }
 
 /// A context made serializable: it runs `inner` and serializes as `bytes`, the inputs from which

@@ -6,6 +6,7 @@
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 #include <hipdnn_flatbuffers_sdk/Builders.hpp>
 #include <hipdnn_flatbuffers_sdk/SerializedPlan.hpp>
+#include <hipdnn_plugin_sdk/GraphContextSerialization.hpp>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -34,6 +36,16 @@ const int64_t kFaultyEngineId = engineNameToId("SDK_TEST_FAULTY_ENGINE");
 
 hipdnnPluginConstData_t view(const std::vector<uint8_t>& bytes) {
     return {bytes.data(), bytes.size()};
+}
+
+/// What hipdnnEnginePluginSerializeExecutionContext returns for `payload`, the engine's own bytes.
+std::vector<uint8_t> serializedPlan(
+    int64_t engineId, const std::vector<uint8_t>& payload,
+    uint32_t version = hipdnn_flatbuffers_sdk::kSerializedExecutionPlanVersion) {
+    flatbuffers::FlatBufferBuilder builder;
+    builder.Finish(
+        fb::CreateSerializedExecutionPlanDirect(builder, version, engineId, 0, nullptr, nullptr, &payload));
+    return {builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize()};
 }
 
 class EnginePluginImplTest : public ::testing::Test {
@@ -450,11 +462,16 @@ TEST_F(EnginePluginImplTest, EstimatedTimeRejectsBadArgumentsNamingThem) {
     EXPECT_THAT(api->lastError(), HasSubstr("kind 7 is not a hipdnnEnginePredictionKind_t value"));
 }
 
+// The scale engine's plan is a function of the graph and its knobs: the rebuilt context keeps the
+// multiplier, the bias and the workspace the configuration chose (the defaults are 2, 0 and none).
 TEST_F(EnginePluginImplTest, SerializedContextRoundTripsThroughTheEngine) {
     hipdnnEnginePluginExecutionContext_t context = nullptr;
-    ASSERT_EQ(createContext(makeEngineConfig(kScaleEngineId, {{"sdk_test.scale.multiplier", int64_t{5}}}),
-                            identityGraph, context),
-              HIPDNN_PLUGIN_STATUS_SUCCESS);
+    ASSERT_EQ(
+        createContext(makeEngineConfig(kScaleEngineId, {{"sdk_test.scale.multiplier", int64_t{5}},
+                                                        {"sdk_test.scale.bias", 0.5},
+                                                        {"sdk_test.scale.workspace_bytes", int64_t{256}}}),
+                      identityGraph, context),
+        HIPDNN_PLUGIN_STATUS_SUCCESS);
     hipdnnPluginConstData_t serialized{nullptr, 0};
     ASSERT_EQ(api->hipdnnEnginePluginSerializeExecutionContext(handle, context, &serialized),
               HIPDNN_PLUGIN_STATUS_SUCCESS)
@@ -473,14 +490,19 @@ TEST_F(EnginePluginImplTest, SerializedContextRoundTripsThroughTheEngine) {
               HIPDNN_PLUGIN_STATUS_SUCCESS);
     EXPECT_EQ(serialized.ptr, nullptr);
 
+    size_t workspaceBytes = 0;
+    ASSERT_EQ(api->hipdnnEnginePluginGetWorkspaceSizeFromExecutionContext(handle, restored, &workspaceBytes),
+              HIPDNN_PLUGIN_STATUS_SUCCESS);
+    EXPECT_EQ(workspaceBytes, 256U);
+    std::vector<std::byte> workspace(workspaceBytes);
     std::vector<float> input = {1, 2, 3, 4, 5, 6};
     std::vector<float> output(6, 0.0F);
     const std::vector<hipdnnPluginDeviceBuffer_t> buffers = {{kInputUid, input.data()},
                                                              {kOutputUid, output.data()}};
-    ASSERT_EQ(api->hipdnnEnginePluginExecuteOpGraph(handle, restored, nullptr, buffers.data(), 2),
+    ASSERT_EQ(api->hipdnnEnginePluginExecuteOpGraph(handle, restored, workspace.data(), buffers.data(), 2),
               HIPDNN_PLUGIN_STATUS_SUCCESS)
         << api->lastError();
-    EXPECT_THAT(output, ElementsAre(5, 10, 15, 20, 25, 30));
+    EXPECT_THAT(output, ElementsAre(5.5, 10.5, 15.5, 20.5, 25.5, 30.5));
     EXPECT_EQ(api->hipdnnEnginePluginDestroyExecutionContext(handle, restored), HIPDNN_PLUGIN_STATUS_SUCCESS);
 }
 
@@ -502,15 +524,11 @@ TEST_F(EnginePluginImplTest, SerializationFailuresHaveStatuses) {
               HIPDNN_PLUGIN_STATUS_BAD_PARAM);
     EXPECT_THAT(api->lastError(), HasSubstr("is not a serialized execution context"));
 
-    auto serializedFor = [](int64_t engineId,
-                            uint32_t version = hipdnn_flatbuffers_sdk::kSerializedExecutionPlanVersion) {
-        flatbuffers::FlatBufferBuilder builder;
-        const std::vector<uint8_t> payload = {1, 2, 3};
-        builder.Finish(fb::CreateSerializedExecutionPlanDirect(builder, version, engineId, 0, nullptr,
-                                                               nullptr, &payload));
-        return std::vector<uint8_t>(builder.GetBufferPointer(),
-                                    builder.GetBufferPointer() + builder.GetSize());
-    };
+    const std::vector<uint8_t> payload = {1, 2, 3};
+    const auto serializedFor =
+        [&](int64_t engineId, uint32_t version = hipdnn_flatbuffers_sdk::kSerializedExecutionPlanVersion) {
+            return serializedPlan(engineId, payload, version);
+        };
     const std::vector<uint8_t> forBuilder = serializedFor(kBuilderEngineId);
     hipdnnPluginConstData_t data = view(forBuilder);
     EXPECT_EQ(api->hipdnnEnginePluginCreateExecutionContextFromSerialized(handle, &data, &restored),
@@ -520,7 +538,9 @@ TEST_F(EnginePluginImplTest, SerializationFailuresHaveStatuses) {
     data = view(forScale);
     EXPECT_EQ(api->hipdnnEnginePluginCreateExecutionContextFromSerialized(handle, &data, &restored),
               HIPDNN_PLUGIN_STATUS_BAD_PARAM);
-    EXPECT_THAT(api->lastError(), HasSubstr("serialized scale context has 3 bytes"));
+    EXPECT_THAT(api->lastError(),
+                HasSubstr("the serialized execution context of SDK_TEST_SCALE_ENGINE (3 bytes) "
+                          "is not a graph and engine config pair"));
     const std::vector<uint8_t> forUnknown = serializedFor(99);
     data = view(forUnknown);
     EXPECT_EQ(api->hipdnnEnginePluginCreateExecutionContextFromSerialized(handle, &data, &restored),
@@ -532,6 +552,78 @@ TEST_F(EnginePluginImplTest, SerializationFailuresHaveStatuses) {
               HIPDNN_PLUGIN_STATUS_BAD_PARAM);
     EXPECT_THAT(api->lastError(), HasSubstr("layout version 7; this plugin reads version 1"));
     EXPECT_EQ(restored, nullptr);
+}
+
+// A GraphConfigSerializedEngine's payload is verified before anything is built from it: every
+// truncation and thousands of seeded corruptions fail with a status naming the engine (or rebuild a
+// valid context), and valid pairs that the first build would have refused are refused too.
+TEST_F(EnginePluginImplTest, HostileSerializedContextsAreRefusedNamingTheEngine) {
+    const std::vector<uint8_t> config =
+        makeEngineConfig(kScaleEngineId, {{"sdk_test.scale.multiplier", int64_t{3}}});
+    hipdnnEnginePluginExecutionContext_t context = nullptr;
+    ASSERT_EQ(createContext(config, identityGraph, context), HIPDNN_PLUGIN_STATUS_SUCCESS)
+        << api->lastError();
+    hipdnnPluginConstData_t serialized{nullptr, 0};
+    ASSERT_EQ(api->hipdnnEnginePluginSerializeExecutionContext(handle, context, &serialized),
+              HIPDNN_PLUGIN_STATUS_SUCCESS);
+    const auto* plan = fb::GetSerializedExecutionPlan(serialized.ptr);
+    const std::vector<uint8_t> payload(plan->plugin_payload()->begin(), plan->plugin_payload()->end());
+    ASSERT_EQ(api->hipdnnEnginePluginDestroySerializedExecutionContext(handle, &serialized),
+              HIPDNN_PLUGIN_STATUS_SUCCESS);
+    EXPECT_EQ(api->hipdnnEnginePluginDestroyExecutionContext(handle, context), HIPDNN_PLUGIN_STATUS_SUCCESS);
+
+    const auto restore = [&](const std::vector<uint8_t>& bytes) {
+        const std::vector<uint8_t> outer = serializedPlan(kScaleEngineId, bytes);
+        const hipdnnPluginConstData_t data = view(outer);
+        hipdnnEnginePluginExecutionContext_t restored = nullptr;
+        const hipdnnPluginStatus_t status =
+            api->hipdnnEnginePluginCreateExecutionContextFromSerialized(handle, &data, &restored);
+        EXPECT_EQ(restored != nullptr, status == HIPDNN_PLUGIN_STATUS_SUCCESS);
+        if (restored != nullptr) {
+            EXPECT_EQ(api->hipdnnEnginePluginDestroyExecutionContext(handle, restored),
+                      HIPDNN_PLUGIN_STATUS_SUCCESS);
+        }
+        return status;
+    };
+    ASSERT_EQ(restore(payload), HIPDNN_PLUGIN_STATUS_SUCCESS) << api->lastError();
+
+    for (size_t size = 0; size < payload.size(); ++size) {
+        ASSERT_EQ(restore({payload.begin(), payload.begin() + static_cast<std::ptrdiff_t>(size)}),
+                  HIPDNN_PLUGIN_STATUS_BAD_PARAM)
+            << "truncated to " << size << " bytes";
+        EXPECT_THAT(api->lastError(), HasSubstr("serialized execution context of SDK_TEST_SCALE_ENGINE"));
+    }
+    std::mt19937 random(20261203);
+    for (int trial = 0; trial < 2000; ++trial) {
+        std::vector<uint8_t> corrupted = payload;
+        for (int flip = 0; flip < 1 + trial % 4; ++flip) {
+            corrupted[random() % corrupted.size()] = static_cast<uint8_t>(random());
+        }
+        const hipdnnPluginStatus_t status = restore(corrupted);
+        EXPECT_TRUE(status == HIPDNN_PLUGIN_STATUS_SUCCESS || status == HIPDNN_PLUGIN_STATUS_BAD_PARAM ||
+                    status == HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE)
+            << "trial " << trial << ": " << api->lastError();
+    }
+
+    const auto pair = [&](const std::vector<uint8_t>& graph, const std::vector<uint8_t>& engineConfig) {
+        return hipdnn_plugin_sdk::serializeGraphConfigContext({graph.data(), graph.size()},
+                                                              {engineConfig.data(), engineConfig.size()});
+    };
+    EXPECT_EQ(restore(identityGraph), HIPDNN_PLUGIN_STATUS_BAD_PARAM);
+    EXPECT_THAT(api->lastError(), HasSubstr("is not a graph and engine config pair"));
+    EXPECT_EQ(restore(pair(identityGraph, makeEngineConfig(kBuilderEngineId, {}))),
+              HIPDNN_PLUGIN_STATUS_BAD_PARAM);
+    EXPECT_THAT(api->lastError(), HasSubstr("holds the engine config of engine SDK_TEST_BUILDER_ENGINE"));
+    EXPECT_EQ(restore(pair(identityGraph,
+                           makeEngineConfig(kScaleEngineId, {{"sdk_test.scale.multiplier", int64_t{9}}}))),
+              HIPDNN_PLUGIN_STATUS_BAD_PARAM);
+    EXPECT_THAT(api->lastError(), HasSubstr("holds knob settings the engine refuses"));
+    EXPECT_THAT(api->lastError(), HasSubstr("sdk_test.scale.multiplier"));
+    EXPECT_EQ(restore(pair(makeUnaryPointwiseGraph(fb::PointwiseMode::ABS, "unary"), config)),
+              HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE);
+    EXPECT_THAT(api->lastError(),
+                HasSubstr("SDK_TEST_SCALE_ENGINE cannot run the graph of its serialized execution context: "
+                          "pointwise mode ABS is not IDENTITY"));
 }
 
 TEST_F(EnginePluginImplTest, ExceptionsBecomeStatuses) {

@@ -2,7 +2,8 @@
 //
 // Engines:
 //   SDK_TEST_SCALE_ENGINE    out = in * multiplier + bias for one float IDENTITY pointwise node;
-//                            int, float and string knobs; supports plan serialization.
+//                            int, float and string knobs; supports plan serialization (a
+//                            GraphConfigSerializedEngine: the plan depends on its knobs).
 //   SDK_TEST_BUILDER_ENGINE  a PlanBuilderEngine with an ABS and a NEG plan builder.
 //   SDK_TEST_FAULTY_ENGINE   not registered (its name is the hex id); fails on purpose in ways
 //                            chosen by the graph name and the knob sdk_test.faulty.failure.
@@ -13,6 +14,7 @@
 #include <hipdnn_flatbuffers_sdk/EngineConfigWrapper.hpp>
 #include <hipdnn_flatbuffers_sdk/GraphWrapper.hpp>
 #include <hipdnn_plugin_sdk/EngineManager.hpp>
+#include <hipdnn_plugin_sdk/GraphContextSerialization.hpp>
 #include <hipdnn_plugin_sdk/IEngine.hpp>
 #include <hipdnn_plugin_sdk/IExecutionContext.hpp>
 #include <hipdnn_plugin_sdk/IPlanBuilder.hpp>
@@ -139,19 +141,13 @@ public:
         }
     }
 
-    std::vector<uint8_t> serialize() const override {
-        std::vector<uint8_t> bytes(sizeof(ScaleParameters));
-        std::memcpy(bytes.data(), &_parameters, sizeof(ScaleParameters));
-        return bytes;
-    }
-
 private:
     ScaleParameters _parameters;
 };
 
-class ScaleEngine : public hipdnn_plugin_sdk::IEngine<SdkTestHandle> {
+class ScaleEngine : public hipdnn_plugin_sdk::GraphConfigSerializedEngine<SdkTestHandle> {
 public:
-    ScaleEngine() : IEngine(SDK_TEST_SCALE_ENGINE_ID) {}
+    ScaleEngine() : GraphConfigSerializedEngine(SDK_TEST_SCALE_ENGINE_ID) {}
 
     bool isApplicable(SdkTestHandle& /*handle*/, const GraphWrapper& graph,
                       std::string& reason) const override {
@@ -199,9 +195,10 @@ public:
         return static_cast<std::size_t>(config.intKnob("sdk_test.scale.workspace_bytes").value_or(0));
     }
 
-    std::unique_ptr<IExecutionContext> createExecutionContext(SdkTestHandle& /*handle*/,
-                                                              const EngineConfigWrapper& config,
-                                                              const GraphWrapper& graph) const override {
+protected:
+    std::unique_ptr<IExecutionContext> contextForConfig(SdkTestHandle& /*handle*/,
+                                                        const EngineConfigWrapper& config,
+                                                        const GraphWrapper& graph) const override {
         std::string reason;
         const UnaryPointwise match = matchUnaryPointwise(graph, reason).value();
         return std::make_unique<ScaleContext>(
@@ -209,18 +206,6 @@ public:
                             config.intKnob("sdk_test.scale.multiplier").value_or(2),
                             config.floatKnob("sdk_test.scale.bias").value_or(0.0),
                             config.intKnob("sdk_test.scale.workspace_bytes").value_or(0)});
-    }
-
-    std::unique_ptr<IExecutionContext> deserializeExecutionContext(
-        SdkTestHandle& /*handle*/, std::span<const uint8_t> bytes) const override {
-        if (bytes.size() != sizeof(ScaleParameters)) {
-            throw PluginError(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
-                              "serialized scale context has " + std::to_string(bytes.size()) +
-                                  " bytes, expected " + std::to_string(sizeof(ScaleParameters)));
-        }
-        ScaleParameters parameters{};
-        std::memcpy(&parameters, bytes.data(), sizeof(ScaleParameters));
-        return std::make_unique<ScaleContext>(parameters);
     }
 };
 

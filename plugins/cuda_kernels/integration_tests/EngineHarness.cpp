@@ -213,7 +213,11 @@ void expectMatchesReference(const GraphBuilder& builder, const RunOptions& optio
     if (options.roundTripSerialization) {
         const std::map<int64_t, HostTensor> first = actual;
         try {
+            const int64_t workspaceBytes = planned->workspaceSize();
             planned->reloadFromSerialized();
+            EXPECT_EQ(planned->workspaceSize(), workspaceBytes)
+                << engine
+                << " asks for another workspace after the plan was rebuilt from its serialized bytes";
         } catch (const hipdnn_test_sdk::BackendError& error) {
             FAIL() << engine << ": " << error.what();
         }

@@ -41,7 +41,8 @@ struct RunOptions {
     /// Where set, a failure to build the plan is stored here (and nothing runs) instead of failing.
     std::string* planError = nullptr;
     /// After the run, the plan is serialized, rebuilt from its bytes and run again on the same
-    /// inputs: every output must be bit-identical to the first run's.
+    /// inputs: it must ask for the same workspace, and every output must be bit-identical to the
+    /// first run's.
     bool roundTripSerialization = false;
 };
 

@@ -1,7 +1,7 @@
 // CUDA_GRAPH_ENGINE against the CPU reference: convolutions (fprop, dgrad, wgrad) through cuDNN and
 // matmuls through cuBLASLt, each with a pointwise chain after it in one generated kernel; fp32,
 // fp16 and bf16, NCHW and NHWC; the support table's conv + bias + add + relu and matmul + bias +
-// erf gelu rows; random shapes and chains.
+// erf gelu rows; random shapes and chains; plans rebuilt from their serialized bytes.
 #include "../tests/GraphGraphs.hpp"
 #include "EngineHarness.hpp"
 
@@ -162,6 +162,23 @@ std::string matmulName(const testing::TestParamInfo<MatmulChainCase>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Smoke, GraphMatmul, testing::ValuesIn(matmulSmokeCases()), matmulName);
+
+// Plans rebuilt from their serialized bytes plan cuDNN's convolution, cuBLASLt's matmul and the
+// kernels again, under the configuration's workspace limit.
+TEST(SmokeGraphSerialization, SerializedPlansReloadAndRunBitIdentically) {
+    SKIP_IF_NO_DEVICE();
+    const ConvChainCase conv = cuda_kernels_test::supportTableResidualConv(fb::DataType::HALF, true);
+    RunOptions convRun = convOptions(conv);
+    convRun.roundTripSerialization = true;
+    expectMatchesReference(cuda_kernels_test::convChainGraph(conv), convRun);
+
+    const MatmulChainCase matmul{
+        .type = fb::DataType::BFLOAT16, .m = 37, .k = 129, .n = 65, .chain = {ChainOp::Bias, ChainOp::Gelu}};
+    RunOptions matmulRun = matmulOptions(matmul);
+    matmulRun.knobs["global.workspace_size_limit"] = int64_t{1} << 20;
+    matmulRun.roundTripSerialization = true;
+    expectMatchesReference(cuda_kernels_test::matmulChainGraph(matmul), matmulRun);
+}
 
 TEST(SmokeGraphRandom, ConvolutionsAndMatmulsWithRandomChains) {
     SKIP_IF_NO_DEVICE();

@@ -1,7 +1,7 @@
 // CUBLASLT_ENGINE against the CPU reference: fp32 (strict, and TF32 through cublaslt.allow_tf32),
 // fp16 and bf16 (also with an fp32 output); batched, broadcast batch, transposed A and B, a
 // column-major output; bias, bias + relu, bias + tanh gelu, relu alone; odd and random shapes;
-// misaligned pointers; the algorithm knob.
+// misaligned pointers; the algorithm knob; plans of non-default knobs rebuilt from their bytes.
 #include "../tests/MatmulGraphs.hpp"
 #include "EngineHarness.hpp"
 
@@ -114,6 +114,28 @@ TEST(SmokeMatmulAlgorithm, EveryCandidateMatchesOrTheIndexIsRefused) {
                 << error;
         }
     }
+}
+
+// Plans of non-default configurations rebuilt from their serialized bytes: the second heuristic
+// candidate (SmokeMatmulAlgorithm finds several for this graph), and TF32 under a 1 MiB workspace
+// limit. Had the rebuilt plan lost its knobs, it would run another algorithm, or strict fp32, whose
+// bits differ from the first run's on random inputs.
+TEST(SmokeMatmulSerialization, SerializedPlansKeepTheirKnobsAndRunBitIdentically) {
+    SKIP_IF_NO_DEVICE();
+    const MatmulCase half{
+        .type = fb::DataType::HALF, .m = 256, .k = 256, .n = 256, .epilogue = MatmulEpilogue::BiasRelu};
+    RunOptions second = matmulOptions(half);
+    second.knobs["cublaslt.algorithm"] = 1;
+    second.roundTripSerialization = true;
+    expectMatchesReference(matmulGraph(half), second);
+
+    const MatmulCase single{.type = fb::DataType::FLOAT, .m = 37, .k = 129, .n = 65};
+    RunOptions tf32 = matmulOptions(single);
+    tf32.knobs["cublaslt.allow_tf32"] = 1;
+    tf32.knobs["global.workspace_size_limit"] = int64_t{1} << 20;
+    tf32.bounds = tf32Tolerance(single.k);
+    tf32.roundTripSerialization = true;
+    expectMatchesReference(matmulGraph(single), tf32);
 }
 
 TEST(SmokeMatmulRandom, RandomShapesLayoutsAndEpilogues) {

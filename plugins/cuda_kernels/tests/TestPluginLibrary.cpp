@@ -1,14 +1,24 @@
 // The plugin through its exported C API: it always loads (NVRTC is opened only at first use),
-// reports its engine and device, and creates handles exactly where a GPU is usable.
+// reports its engine and device, and creates handles exactly where a GPU is usable. Its engines
+// themselves: the behaviour notes they publish in their details.
+#include <attention/AttentionEngine.hpp>
+#include <graph/GraphEngine.hpp>
+#include <matmul/CublasLtEngine.hpp>
+#include <norm/NormEngine.hpp>
+#include <pointwise/PointwiseEngine.hpp>
+
 #include <hipdnn_plugin_sdk/EnginePluginApi.h>
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 #include <hipdnn_test_sdk/DeviceDetection.hpp>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <dlfcn.h>
 
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -71,6 +81,24 @@ TEST_F(CudaKernelsPluginLibrary, HandleCreationMatchesDeviceAvailability) {
         ASSERT_EQ(status, HIPDNN_PLUGIN_STATUS_SUCCESS) << lastError();
         ASSERT_NE(handle, nullptr);
         EXPECT_EQ(destroy(handle), HIPDNN_PLUGIN_STATUS_SUCCESS);
+    }
+}
+
+// Engine details need a handle, hence a GPU; the engines answer without one.
+TEST(CudaKernelsEngines, EveryEnginePublishesPlanSerialization) {
+    using Engine = hipdnn_plugin_sdk::IEngine<hipdnn_cuda_kernels::CudaKernelsHandle>;
+    std::vector<std::unique_ptr<Engine>> engines;
+    engines.push_back(std::make_unique<hipdnn_cuda_kernels::PointwiseEngine>());
+    engines.push_back(std::make_unique<hipdnn_cuda_kernels::NormEngine>());
+    engines.push_back(std::make_unique<hipdnn_cuda_kernels::CublasLtEngine>());
+    engines.push_back(std::make_unique<hipdnn_cuda_kernels::AttentionEngine>());
+    engines.push_back(std::make_unique<hipdnn_cuda_kernels::GraphEngine>());
+    for (const auto& engine : engines) {
+        EXPECT_THAT(
+            engine->behaviorNotes(),
+            ::testing::Contains(
+                hipdnn_flatbuffers_sdk::data_objects::BehaviorNote::SUPPORTS_EXECUTION_PLAN_SERIALIZATION))
+            << engine->name();
     }
 }
 

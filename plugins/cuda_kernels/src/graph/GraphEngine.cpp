@@ -200,7 +200,7 @@ private:
 
 }  // namespace
 
-GraphEngine::GraphEngine() : IEngine(hipdnn_data_sdk::utilities::CUDA_GRAPH_ENGINE_ID) {}
+GraphEngine::GraphEngine() : GraphConfigSerializedEngine(hipdnn_data_sdk::utilities::CUDA_GRAPH_ENGINE_ID) {}
 
 bool GraphEngine::isApplicable(CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
                                std::string& reason) const {
@@ -219,7 +219,7 @@ std::size_t GraphEngine::workspaceSize(CudaKernelsHandle& handle,
     return layOut(*plan).totalBytes;
 }
 
-std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> GraphEngine::createExecutionContext(
+std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> GraphEngine::contextForConfig(
     CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::EngineConfigWrapper& config,
     const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
     std::string reason;

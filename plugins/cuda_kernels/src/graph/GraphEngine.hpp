@@ -2,16 +2,18 @@
 // Each segment of the graph (GraphProgram.hpp) is a matmul through cuBLASLt (no epilogue) or a
 // convolution through cuDNN, then the pointwise nodes after it as one generated kernel; virtual
 // tensors between segments live in the plan's workspace, followed by the scratch space the
-// cuBLASLt and cuDNN calls share (they run one after another).
+// cuBLASLt and cuDNN calls share (they run one after another). The plan is a function of the graph
+// and the engine config (global.workspace_size_limit bounds the cuBLASLt workspace), so a
+// serialized plan holds both and deserializing plans again (GraphConfigSerializedEngine).
 #pragma once
 
 #include "../CudaKernelsHandle.hpp"
 
-#include <hipdnn_plugin_sdk/IEngine.hpp>
+#include <hipdnn_plugin_sdk/GraphContextSerialization.hpp>
 
 namespace hipdnn_cuda_kernels {
 
-class GraphEngine final : public hipdnn_plugin_sdk::IEngine<CudaKernelsHandle> {
+class GraphEngine final : public hipdnn_plugin_sdk::GraphConfigSerializedEngine<CudaKernelsHandle> {
 public:
     GraphEngine();
 
@@ -22,7 +24,9 @@ public:
     std::size_t workspaceSize(CudaKernelsHandle& handle,
                               const hipdnn_flatbuffers_sdk::EngineConfigWrapper& config,
                               const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const override;
-    std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> createExecutionContext(
+
+protected:
+    std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> contextForConfig(
         CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::EngineConfigWrapper& config,
         const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const override;
 };

@@ -34,7 +34,8 @@ std::optional<MatmulProgram> planMatmul(const hipdnn_flatbuffers_sdk::GraphWrapp
     return program;
 }
 
-CublasLtEngine::CublasLtEngine() : IEngine(hipdnn_data_sdk::utilities::CUBLASLT_ENGINE_ID) {}
+CublasLtEngine::CublasLtEngine()
+    : GraphConfigSerializedEngine(hipdnn_data_sdk::utilities::CUBLASLT_ENGINE_ID) {}
 
 std::optional<double> CublasLtEngine::estimatedSeconds(
     CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
@@ -69,7 +70,7 @@ std::size_t CublasLtEngine::workspaceSize(CudaKernelsHandle& /*handle*/,
     return cublasLtSettingsFrom(config).workspaceBytes;
 }
 
-std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> CublasLtEngine::createExecutionContext(
+std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> CublasLtEngine::contextForConfig(
     CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::EngineConfigWrapper& config,
     const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
     std::string reason;

@@ -3,12 +3,14 @@
 // at plan build; execute enqueues on the handle's stream. Knobs:
 //   cublaslt.algorithm   int (default 0): index into cublasLtMatmulAlgoGetHeuristic's candidates
 //   cublaslt.allow_tf32  int 0 | 1 (default 0): fp32 graphs compute in TF32 (CUBLAS_COMPUTE_32F_FAST_TF32)
+// The plan is a function of the graph and these knobs (with global.workspace_size_limit), so a
+// serialized plan holds both and deserializing builds it again (GraphConfigSerializedEngine).
 #pragma once
 
 #include "../CudaKernelsHandle.hpp"
 #include "MatmulProgram.hpp"
 
-#include <hipdnn_plugin_sdk/IEngine.hpp>
+#include <hipdnn_plugin_sdk/GraphContextSerialization.hpp>
 
 #include <cstddef>
 #include <string_view>
@@ -35,7 +37,7 @@ CublasLtSettings cublasLtSettingsFrom(const hipdnn_flatbuffers_sdk::IEngineConfi
 std::optional<MatmulProgram> planMatmul(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
                                         const DeviceInfo& device, std::string& reason);
 
-class CublasLtEngine final : public hipdnn_plugin_sdk::IEngine<CudaKernelsHandle> {
+class CublasLtEngine final : public hipdnn_plugin_sdk::GraphConfigSerializedEngine<CudaKernelsHandle> {
 public:
     CublasLtEngine();
 
@@ -48,7 +50,9 @@ public:
     std::size_t workspaceSize(CudaKernelsHandle& handle,
                               const hipdnn_flatbuffers_sdk::EngineConfigWrapper& config,
                               const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const override;
-    std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> createExecutionContext(
+
+protected:
+    std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> contextForConfig(
         CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::EngineConfigWrapper& config,
         const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const override;
 };

@@ -2,17 +2,12 @@
 // "fake.tile.size" knob lists 1, 2, 4, ..., 64 tiles of 4 workspace bytes, default 8): the
 // heuristics' choice plans with the recorded settings, an explicitly created plan keeps the
 // engine's defaults, and a setting the plugin rejects is dropped rather than costing the engine.
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <memory>
+#include <string>
+#include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "FrontendTestUtils.hpp"
+#include "TuningDatabaseTest.hpp"
 
 using namespace hipdnn_frontend_tests;
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -32,27 +27,9 @@ Relu makeRelu(const std::string& name) {
     return relu;
 }
 
-class KnobTuning : public ::testing::Test {
+class KnobTuning : public TuningDatabaseTest {
 protected:
-    void SetUp() override {
-        const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-        _cacheDir = fs::path(HIPDNN_TEST_SCRATCH_DIR) / test->name();
-        fs::remove_all(_cacheDir);
-        setenv("HIPDNN_CACHE_DIR", _cacheDir.c_str(), 1);
-        unsetenv("HIPDNN_DISABLE_CACHE");
-        const std::string dir = std::string(HIPDNN_TEST_PLUGIN_DIR) + "/knobs";
-        const char* paths[] = {dir.c_str()};
-        ASSERT_EQ(hipdnnSetEnginePluginPaths_ext(1, paths, HIPDNN_PLUGIN_LOADING_ABSOLUTE),
-                  HIPDNN_STATUS_SUCCESS);
-        createHandle();
-    }
-
-    // The tuning database is the environment's at handle creation: a new handle reads the file.
-    void createHandle() {
-        hipdnnHandle_t handle = nullptr;
-        ASSERT_EQ(hipdnnCreateForDevice_ext(&handle, HIPDNN_DEVICE_TYPE_CPU_EXT, 0), HIPDNN_STATUS_SUCCESS);
-        _handle.reset(handle);
-    }
+    void SetUp() override { startWith({std::string(HIPDNN_TEST_PLUGIN_DIR) + "/knobs"}); }
 
     // Builds the plan with `tiles` among the knob variants and records it as the fastest.
     void recordTiles(int64_t tiles) {
@@ -88,18 +65,6 @@ protected:
         EXPECT_EQ(y, (std::vector<float>{0, 0, 0, 1, 2, 3, 0, 5}));
         return relu.graph.get_workspace_size();
     }
-
-    fs::path databaseFile() const { return _cacheDir / "tuning.jsonl"; }
-
-    nlohmann::json onlyRecord() const {
-        std::ifstream in(databaseFile());
-        std::string line;
-        EXPECT_TRUE(static_cast<bool>(std::getline(in, line)));
-        return nlohmann::json::parse(line);
-    }
-
-    fs::path _cacheDir;
-    std::unique_ptr<hipdnnHandle, decltype(&hipdnnDestroy)> _handle{nullptr, hipdnnDestroy};
 };
 
 }  // namespace
@@ -125,7 +90,7 @@ TEST_F(KnobTuning, ARecordedSettingThePluginRejectsIsDropped) {
     recordTiles(16);
     nlohmann::json record = onlyRecord();
     record["knobs"]["fake.tile.size"] = 1000;
-    std::ofstream(databaseFile(), std::ios::trunc) << record.dump() << "\n";
+    replaceOnlyRecord(record);
     createHandle();
     EXPECT_EQ(defaultPlanWorkspace(), 8 * kTileBytes);
 }

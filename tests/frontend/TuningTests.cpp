@@ -12,7 +12,7 @@
 #include <hipdnn_flatbuffers_sdk/CanonicalGraph.hpp>
 #include <nlohmann/json.hpp>
 
-#include "FrontendTestUtils.hpp"
+#include "TuningDatabaseTest.hpp"
 
 using namespace hipdnn_frontend_tests;
 namespace fs = std::filesystem;
@@ -52,26 +52,9 @@ std::string readText(const fs::path& file) {
     return text.str();
 }
 
-class Tuning : public ::testing::Test {
+class Tuning : public TuningDatabaseTest {
 protected:
-    void SetUp() override {
-        const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-        _cacheDir = fs::path(HIPDNN_TEST_SCRATCH_DIR) / test->name();
-        fs::remove_all(_cacheDir);
-        setenv("HIPDNN_CACHE_DIR", _cacheDir.c_str(), 1);
-        unsetenv("HIPDNN_DISABLE_CACHE");
-        const char* plugins[] = {HIPDNN_TEST_CPU_REFERENCE_PLUGIN, HIPDNN_TEST_ONEDNN_PLUGIN};
-        ASSERT_EQ(hipdnnSetEnginePluginPaths_ext(2, plugins, HIPDNN_PLUGIN_LOADING_ABSOLUTE),
-                  HIPDNN_STATUS_SUCCESS);
-        createHandle();
-    }
-
-    // The tuning database is the environment's at handle creation.
-    void createHandle() {
-        hipdnnHandle_t handle = nullptr;
-        ASSERT_EQ(hipdnnCreateForDevice_ext(&handle, HIPDNN_DEVICE_TYPE_CPU_EXT, 0), HIPDNN_STATUS_SUCCESS);
-        _handle.reset(handle);
-    }
+    void SetUp() override { startWith({HIPDNN_TEST_CPU_REFERENCE_PLUGIN, HIPDNN_TEST_ONEDNN_PLUGIN}); }
 
     // The engine heuristics rank first for a fresh matmul.
     std::string firstEngine(const std::string& prefix, int64_t firstUid) {
@@ -117,28 +100,11 @@ protected:
         }
     }
 
-    fs::path databaseFile() const { return _cacheDir / "tuning.jsonl"; }
-
-    // The database's only record.
-    nlohmann::json onlyRecord() const {
-        std::ifstream in(databaseFile());
-        std::string line;
-        std::vector<nlohmann::json> records;
-        while (std::getline(in, line)) {
-            records.push_back(nlohmann::json::parse(line));
-        }
-        EXPECT_EQ(records.size(), 1u);
-        return records.empty() ? nlohmann::json::object() : records.front();
-    }
-
     void editOnlyRecord(const std::string& field, const std::string& value) {
         nlohmann::json record = onlyRecord();
         record[field] = value;
-        std::ofstream(databaseFile(), std::ios::trunc) << record.dump() << "\n";
+        replaceOnlyRecord(record);
     }
-
-    fs::path _cacheDir;
-    std::unique_ptr<hipdnnHandle, decltype(&hipdnnDestroy)> _handle{nullptr, hipdnnDestroy};
 };
 
 TEST_F(Tuning, AutotuneTimesEveryEngineKeepsTheFastestAndRecordsIt) {

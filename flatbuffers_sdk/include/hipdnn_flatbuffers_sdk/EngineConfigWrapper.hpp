@@ -35,8 +35,7 @@ public:
 class EngineConfigWrapper final : public IEngineConfig {
 public:
     EngineConfigWrapper(const void* data, size_t size)
-        : _buffer(detail::copyAndVerify<data_objects::EngineConfig, EngineConfigError>(data, size,
-                                                                                       "engine config")),
+        : _buffer(copyAndVerify<data_objects::EngineConfig, EngineConfigError>(data, size, "engine config")),
           _config(data_objects::GetEngineConfig(_buffer.data())) {
         indexKnobs(true);
     }

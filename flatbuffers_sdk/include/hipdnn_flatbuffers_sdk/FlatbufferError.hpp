@@ -61,8 +61,6 @@ bool hasAlignedElements(const flatbuffers::Vector<T>* vector) {
            reinterpret_cast<std::uintptr_t>(vector->data()) % alignof(T) == 0;
 }
 
-namespace detail {
-
 // Copies a buffer and checks it with the FlatBuffers verifier as a `Root` table. The copy is
 // owned by the caller and aligned for every scalar type, so buffers that arrive unaligned
 // (e.g. nested inside another FlatBuffer's byte vector) still verify.
@@ -91,7 +89,5 @@ std::vector<uint8_t> copyAndVerify(const void* data, size_t size, std::string_vi
     }
     return copy;
 }
-
-}  // namespace detail
 
 }  // namespace hipdnn_flatbuffers_sdk

@@ -26,7 +26,7 @@ namespace hipdnn_flatbuffers_sdk {
 class GraphWrapper {
 public:
     GraphWrapper(const void* data, size_t size)
-        : _buffer(detail::copyAndVerify<data_objects::Graph, GraphError>(data, size, "graph")),
+        : _buffer(copyAndVerify<data_objects::Graph, GraphError>(data, size, "graph")),
           _graph(data_objects::GetGraph(_buffer.data())) {
         indexTensors();
         validateTensors();

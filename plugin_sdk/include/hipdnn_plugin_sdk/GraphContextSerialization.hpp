@@ -96,8 +96,8 @@ inline GraphAndConfig graphAndConfigOfSerializedContext(std::span<const uint8_t>
     namespace fb = hipdnn_flatbuffers_sdk::data_objects;
     std::vector<uint8_t> copy;
     try {
-        copy = hipdnn_flatbuffers_sdk::detail::copyAndVerify<fb::GraphConfigContext,
-                                                             hipdnn_flatbuffers_sdk::FlatbufferError>(
+        copy = hipdnn_flatbuffers_sdk::copyAndVerify<fb::GraphConfigContext,
+                                                     hipdnn_flatbuffers_sdk::FlatbufferError>(
             bytes.data(), bytes.size(), "graph and engine config");
     } catch (const hipdnn_flatbuffers_sdk::FlatbufferError& error) {
         throw detail::badSerializedContext(

@@ -88,6 +88,17 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendExecute(hipdnnHandle_t handle,
                                                           hipdnnBackendDescriptor_t execution_plan,
                                                           hipdnnBackendDescriptor_t variant_pack);
 
+/// Times a finalized execution plan on a finalized variant pack: one untimed run, then `runs`
+/// timed runs back to back; `median_ms` gets the median of their times. A GPU handle's runs are
+/// timed on its stream by CUDA events (through the driver, libcuda.so.1), a CPU handle's by the
+/// host's steady clock; either way the call returns when the last run has finished. Outputs are
+/// overwritten. BAD_PARAM for `runs` outside [1, 10000]; NOT_SUPPORTED when the CUDA driver
+/// cannot time the handle's stream (the message names the failing call).
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendTimeExecution_ext(hipdnnHandle_t handle,
+                                                                    hipdnnBackendDescriptor_t execution_plan,
+                                                                    hipdnnBackendDescriptor_t variant_pack,
+                                                                    int32_t runs, double* median_ms);
+
 /* ---- Graph and plan serialization (extensions) ---- */
 
 /// Creates an OPERATIONGRAPH descriptor (not finalized) from a serialized Graph FlatBuffer.

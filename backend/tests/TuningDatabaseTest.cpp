@@ -24,6 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 using hipdnn_backend::tuning::cpuFingerprintFrom;
 using hipdnn_backend::tuning::fromJsonLine;
+using hipdnn_backend::tuning::gpuFingerprintFrom;
 using hipdnn_backend::tuning::mergeRecords;
 using hipdnn_backend::tuning::parseDatabase;
 using hipdnn_backend::tuning::PluginIdentity;
@@ -34,6 +35,7 @@ using hipdnn_backend::tuning::TuningDatabase;
 using hipdnn_backend::tuning::TuningRecord;
 using hipdnn_backend::tuning::writeDatabaseFile;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 TuningRecord makeRecord(const std::string& graphKey, const std::string& engine = "ONEDNN_ENGINE") {
     TuningRecord record;
@@ -55,6 +57,7 @@ void expectSameRecord(const TuningRecord& actual, const TuningRecord& expected) 
     EXPECT_EQ(actual.device, expected.device);
     EXPECT_EQ(actual.plugin, expected.plugin);
     EXPECT_EQ(actual.pluginVersion, expected.pluginVersion);
+    EXPECT_EQ(actual.libraries, expected.libraries);
     EXPECT_EQ(actual.engine, expected.engine);
     ASSERT_EQ(actual.knobs.size(), expected.knobs.size());
     for (const auto& knob : expected.knobs) {
@@ -101,10 +104,27 @@ protected:
 TEST(TuningRecord, RoundTripsThroughItsJsonLine) {
     TuningRecord record = makeRecord("00112233aabbccdd");
     record.provenance = "merged from b.jsonl";
+    record.libraries = "onednn 2.6.3";
     const std::string line = toJsonLine(record);
     EXPECT_EQ(line.find('\n'), std::string::npos);
     EXPECT_THAT(line, HasSubstr("\"engine\":\"ONEDNN_ENGINE\""));
+    EXPECT_THAT(line, HasSubstr("\"libraries\":\"onednn 2.6.3\""));
     expectSameRecord(fromJsonLine(line), record);
+}
+
+TEST(TuningRecord, ARecordWithoutLibrariesHasNoSuchFieldAndReadsBackWithNone) {
+    const TuningRecord record = makeRecord("00112233aabbccdd");
+    const std::string line = toJsonLine(record);
+    EXPECT_THAT(line, Not(HasSubstr("libraries")));
+    EXPECT_EQ(fromJsonLine(line).libraries, "");
+    std::string wrongType = line;
+    wrongType.replace(wrongType.find("\"knobs\""), 7, "\"libraries\":7,\"knobs\"");
+    try {
+        (void)fromJsonLine(wrongType);
+        FAIL() << "accepted " << wrongType;
+    } catch (const std::invalid_argument& error) {
+        EXPECT_THAT(error.what(), HasSubstr("\"libraries\" is not a string"));
+    }
 }
 
 TEST(TuningRecord, ALineMissingAFieldNamesIt) {
@@ -271,26 +291,44 @@ TEST(TuningRecords, MergeKeepsTheFasterRecordPerKeyWithItsProvenance) {
     EXPECT_EQ(records[2].provenance, "other.jsonl");
 }
 
-TEST(TuningRecords, PruneDropsRecordsOfPluginsOrCpusNotPresentAndSaysWhy) {
+TEST(TuningRecords, PruneDropsRecordsOfPluginsLibrariesOrDevicesNotPresentAndSaysWhy) {
     const std::string thisCpu = "cpu Test CPU; isa avx2; threads 2";
-    std::vector<TuningRecord> records = {makeRecord("1111111111111111"), makeRecord("2222222222222222"),
-                                         makeRecord("3333333333333333"), makeRecord("4444444444444444")};
-    records[1].pluginVersion = "1.2.2";                        // an older build of the plugin
-    records[2].device = "cpu Other CPU; isa avx2; threads 2";  // another machine
-    records[3].device = "gpu 0";                               // judged by its plugin only
-    const auto dropped = pruneRecords(records, thisCpu, {{"cpu_reference", "0.1.0"}, {"onednn", "1.2.3"}});
+    std::vector<TuningRecord> records;
+    for (const char* key : {"1111111111111111", "2222222222222222", "3333333333333333", "4444444444444444",
+                            "5555555555555555"}) {
+        records.push_back(makeRecord(key));
+    }
+    records[1].pluginVersion = "1.2.2";                          // an older build of the plugin
+    records[2].device = "cpu Other CPU; isa avx2; threads 2";    // another machine
+    records[3].device = "gpu NVIDIA H200; sm 9.0; driver 13.0";  // another kind of device: kept
+    records[4].libraries = "onednn 2.5.0";                       // the plugin now runs on another build
+    const std::vector<PluginIdentity> loaded = {{"cpu_reference", "0.1.0", ""}, {"onednn", "1.2.3", ""}};
+    const auto dropped = pruneRecords(records, thisCpu, loaded);
     ASSERT_EQ(records.size(), 2u);
     EXPECT_EQ(records[0].graphKey, "1111111111111111");
     EXPECT_EQ(records[1].graphKey, "4444444444444444");
-    ASSERT_EQ(dropped.size(), 2u);
+    ASSERT_EQ(dropped.size(), 3u);
     EXPECT_THAT(dropped[0], HasSubstr("graph 2222222222222222"));
     EXPECT_THAT(dropped[0], HasSubstr("plugin onednn 1.2.2 is not loaded"));
     EXPECT_THAT(dropped[1], HasSubstr("graph 3333333333333333"));
-    EXPECT_THAT(dropped[1], HasSubstr("another CPU"));
+    EXPECT_THAT(dropped[1], HasSubstr("another device than this one (" + thisCpu + ")"));
+    EXPECT_THAT(dropped[2], HasSubstr("graph 5555555555555555"));
+    EXPECT_THAT(dropped[2],
+                HasSubstr("measured with libraries \"onednn 2.5.0\", the plugin now runs on \"\""));
 
-    std::vector<TuningRecord> unjudged = {makeRecord("5555555555555555")};
+    // A GPU handle judges GPU records by its GPU and leaves CPU records alone.
+    std::vector<TuningRecord> mixed = {makeRecord("6666666666666666"), makeRecord("7777777777777777")};
+    mixed[0].device = "gpu NVIDIA A100; sm 8.0; driver 12.4";
+    mixed[1].device = "cpu Other CPU; isa avx2; threads 2";
+    const auto droppedOnGpu = pruneRecords(mixed, "gpu NVIDIA H200; sm 9.0; driver 13.0", loaded);
+    ASSERT_EQ(droppedOnGpu.size(), 1u);
+    EXPECT_THAT(droppedOnGpu[0], HasSubstr("graph 6666666666666666"));
+    ASSERT_EQ(mixed.size(), 1u);
+    EXPECT_EQ(mixed[0].graphKey, "7777777777777777");
+
+    std::vector<TuningRecord> unjudged = {makeRecord("8888888888888888")};
     unjudged[0].device = "cpu Other CPU; isa avx2; threads 2";
-    EXPECT_TRUE(pruneRecords(unjudged, "", {PluginIdentity{"onednn", "1.2.3"}}).empty());
+    EXPECT_TRUE(pruneRecords(unjudged, "", {PluginIdentity{"onednn", "1.2.3", ""}}).empty());
     EXPECT_TRUE(pruneRecords(unjudged, "", {}).size() == 1 && unjudged.empty());
 }
 
@@ -334,6 +372,13 @@ TEST(DeviceFingerprint, NamesTheModelTheExtensionsAndTheThreads) {
     EXPECT_EQ(cpuFingerprintFrom(cpuinfo, 16),
               "cpu Test CPU @ 2.0GHz; isa avx2+avx512f+amx_tile; threads 16");
     EXPECT_EQ(cpuFingerprintFrom("", 1), "cpu unknown; isa baseline; threads 1");
+}
+
+TEST(DeviceFingerprint, NamesTheGpuItsComputeCapabilityAndTheDriversCudaVersion) {
+    EXPECT_EQ(gpuFingerprintFrom({"NVIDIA H200", 9, 0, 13000}), "gpu NVIDIA H200; sm 9.0; driver 13.0");
+    EXPECT_EQ(gpuFingerprintFrom({"NVIDIA GeForce RTX 4090", 8, 9, 12040}),
+              "gpu NVIDIA GeForce RTX 4090; sm 8.9; driver 12.4");
+    EXPECT_EQ(gpuFingerprintFrom({"", 7, 5, 11080}), "gpu unknown; sm 7.5; driver 11.8");
 }
 
 }  // namespace

@@ -65,6 +65,7 @@ struct PluginApi {
           HIPDNN_TEST_RESOLVE(hipdnnEnginePluginDestroySerializedExecutionContext),
           HIPDNN_TEST_RESOLVE(hipdnnEnginePluginCreateExecutionContextFromSerialized),
           HIPDNN_TEST_RESOLVE(hipdnnEnginePluginGetDeviceType_ext),
+          HIPDNN_TEST_RESOLVE(hipdnnEnginePluginGetLibraryVersions_ext),
           HIPDNN_TEST_RESOLVE(hipdnnEnginePluginEstimateExecutionTime_ext) {
     }
 #undef HIPDNN_TEST_RESOLVE
@@ -102,6 +103,7 @@ struct PluginApi {
     decltype(::hipdnnEnginePluginCreateExecutionContextFromSerialized)*
         hipdnnEnginePluginCreateExecutionContextFromSerialized;
     decltype(::hipdnnEnginePluginGetDeviceType_ext)* hipdnnEnginePluginGetDeviceType_ext;
+    decltype(::hipdnnEnginePluginGetLibraryVersions_ext)* hipdnnEnginePluginGetLibraryVersions_ext;
     decltype(::hipdnnEnginePluginEstimateExecutionTime_ext)* hipdnnEnginePluginEstimateExecutionTime_ext;
 };
 

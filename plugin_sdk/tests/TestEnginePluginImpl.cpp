@@ -106,13 +106,15 @@ TEST_F(EnginePluginImplTest, ReportsPluginIdentity) {
     EXPECT_STREQ(text, "1.2.3");
     ASSERT_EQ(api->hipdnnPluginGetApiVersion(&text), HIPDNN_PLUGIN_STATUS_SUCCESS);
     EXPECT_STREQ(text, HIPDNN_ENGINE_API_VERSION_STRING);
-    EXPECT_STREQ(text, "1.4.0");
+    EXPECT_STREQ(text, "1.5.0");
     hipdnnPluginType_t type = HIPDNN_PLUGIN_TYPE_UNSPECIFIED;
     ASSERT_EQ(api->hipdnnPluginGetType(&type), HIPDNN_PLUGIN_STATUS_SUCCESS);
     EXPECT_EQ(type, HIPDNN_PLUGIN_TYPE_ENGINE);
     hipdnnDeviceType_ext_t device = HIPDNN_DEVICE_TYPE_GPU_EXT;
     ASSERT_EQ(api->hipdnnEnginePluginGetDeviceType_ext(&device), HIPDNN_PLUGIN_STATUS_SUCCESS);
     EXPECT_EQ(device, HIPDNN_DEVICE_TYPE_CPU_EXT);
+    ASSERT_EQ(api->hipdnnEnginePluginGetLibraryVersions_ext(&text), HIPDNN_PLUGIN_STATUS_SUCCESS);
+    EXPECT_STREQ(text, "testlib 4.5.6");
     EXPECT_EQ(api->lastError(), "");
 }
 
@@ -126,6 +128,8 @@ TEST_F(EnginePluginImplTest, NullOutputPointersAreBadParamNamingTheParameter) {
     EXPECT_EQ(api->hipdnnPluginGetApiVersion(nullptr), HIPDNN_PLUGIN_STATUS_BAD_PARAM);
     EXPECT_EQ(api->hipdnnEnginePluginGetDeviceType_ext(nullptr), HIPDNN_PLUGIN_STATUS_BAD_PARAM);
     EXPECT_THAT(api->lastError(), HasSubstr("device_type is null"));
+    EXPECT_EQ(api->hipdnnEnginePluginGetLibraryVersions_ext(nullptr), HIPDNN_PLUGIN_STATUS_BAD_PARAM);
+    EXPECT_THAT(api->lastError(), HasSubstr("versions is null"));
     EXPECT_EQ(api->hipdnnEnginePluginCreate(nullptr), HIPDNN_PLUGIN_STATUS_BAD_PARAM);
     EXPECT_EQ(api->hipdnnEnginePluginDestroy(nullptr), HIPDNN_PLUGIN_STATUS_BAD_PARAM);
     EXPECT_EQ(api->lastError(), "hipdnnEnginePluginDestroy: handle is null");
@@ -725,7 +729,7 @@ TEST_F(EnginePluginImplTest, LoggingGoesToTheCallbackAtTheChosenLevel) {
     EXPECT_THAT(api->lastError(), HasSubstr("level 99 is not a hipdnnSeverity_t value"));
 }
 
-TEST(EnginePluginImplDefaultsTest, DeviceTypeDefaultsToGpuAndApiVersionCanBeOverridden) {
+TEST(EnginePluginImplDefaultsTest, DeviceTypeDefaultsToGpuLibraryVersionsToNoneAndApiVersionCanBeOverridden) {
     const PluginLibrary library(SDK_TEST_PLUGIN_DEFAULTS_PATH);
     const PluginApi api(library);
     hipdnnDeviceType_ext_t device = HIPDNN_DEVICE_TYPE_CPU_EXT;
@@ -734,6 +738,9 @@ TEST(EnginePluginImplDefaultsTest, DeviceTypeDefaultsToGpuAndApiVersionCanBeOver
     const char* version = nullptr;
     ASSERT_EQ(api.hipdnnPluginGetApiVersion(&version), HIPDNN_PLUGIN_STATUS_SUCCESS);
     EXPECT_STREQ(version, "1.1.0");
+    const char* libraries = nullptr;
+    ASSERT_EQ(api.hipdnnEnginePluginGetLibraryVersions_ext(&libraries), HIPDNN_PLUGIN_STATUS_SUCCESS);
+    EXPECT_STREQ(libraries, "");
 }
 
 }  // namespace

@@ -680,8 +680,8 @@ void execute(PyGraph& self, const nb::dict& variantPack, nb::handle workspace, n
     throwIfBad(error);
 }
 
-// Graph::autotune on the handle's CPU plans: the workspace, when given, must hold the largest
-// candidate's (without one each plan borrows its own).
+// Graph::autotune: the workspace, when given, must hold the largest candidate's (without one, on
+// the CPU, each plan borrows its own).
 void autotune(PyGraph& self, const nb::dict& variantPack, nb::handle workspace, nb::handle handleArg) {
     Handle& handle = self.handle(handleArg);
     std::unordered_map<int64_t, void*> pointers = variantPointers(self, variantPack, handle);

@@ -1,4 +1,4 @@
-// Heuristics -> engine -> config -> plan -> execute, and every variant pack check.
+// Heuristics -> engine -> config -> plan -> execute (or time), and every variant pack check.
 #include "BackendTestUtils.hpp"
 
 using namespace hipdnn_backend_tests;
@@ -178,6 +178,48 @@ TEST_F(Execution, PlansRunOnlyOnTheirOwnHandle) {
     hipdnnBackendDestroyDescriptor(pack);
     hipdnnBackendDestroyDescriptor(plan);
     hipdnnDestroy(other);
+}
+
+TEST_F(Execution, TimedExecutionRunsThePlanAndReportsTheMedianTime) {
+    hipdnnBackendDescriptor_t plan = planFor("FAKE_CPU_RELU_ENGINE");
+    hipdnnBackendDescriptor_t pack = variantPack({kInputUid, kOutputUid}, {_x.data(), _y.data()});
+    double medianMs = -1;
+    ASSERT_EQ(hipdnnBackendTimeExecution_ext(_handle, plan, pack, 3, &medianMs), HIPDNN_STATUS_SUCCESS)
+        << lastError();
+    EXPECT_GT(medianMs, 0.0);
+    EXPECT_LT(medianMs, 1000.0);
+    EXPECT_EQ(_y, (std::vector<float>{0, 2, 0, 4, 0, 6, 0, 8}));
+    hipdnnBackendDestroyDescriptor(pack);
+    hipdnnBackendDestroyDescriptor(plan);
+}
+
+TEST_F(Execution, TimedExecutionNamesWhatIsWrong) {
+    hipdnnBackendDescriptor_t plan = planFor("FAKE_CPU_RELU_ENGINE");
+    hipdnnBackendDescriptor_t pack = variantPack({kInputUid, kOutputUid}, {_x.data(), _y.data()});
+    double medianMs = -1;
+    for (const int32_t runs : {0, -1, 10001}) {
+        EXPECT_EQ(hipdnnBackendTimeExecution_ext(_handle, plan, pack, runs, &medianMs),
+                  HIPDNN_STATUS_BAD_PARAM);
+        EXPECT_NE(lastError().find("runs must be in [1, 10000], got " + std::to_string(runs)),
+                  std::string::npos);
+    }
+    EXPECT_EQ(hipdnnBackendTimeExecution_ext(_handle, plan, pack, 3, nullptr), HIPDNN_STATUS_BAD_PARAM);
+    EXPECT_NE(lastError().find("median_ms"), std::string::npos);
+    EXPECT_EQ(hipdnnBackendTimeExecution_ext(nullptr, plan, pack, 3, &medianMs), HIPDNN_STATUS_BAD_PARAM);
+    EXPECT_EQ(hipdnnBackendTimeExecution_ext(_handle, pack, plan, 3, &medianMs), HIPDNN_STATUS_BAD_PARAM);
+    hipdnnHandle_t other = createCpuHandle();
+    EXPECT_EQ(hipdnnBackendTimeExecution_ext(other, plan, pack, 3, &medianMs), HIPDNN_STATUS_BAD_PARAM);
+    EXPECT_NE(lastError().find("another handle"), std::string::npos);
+    hipdnnDestroy(other);
+    EXPECT_EQ(medianMs, -1) << "a refused call wrote its result";
+
+    hipdnnBackendDescriptor_t failing = planFor("FAKE_EXECUTE_FAILS_ENGINE");
+    EXPECT_EQ(hipdnnBackendTimeExecution_ext(_handle, failing, pack, 3, &medianMs),
+              HIPDNN_STATUS_PLUGIN_ERROR);
+    EXPECT_NE(lastError().find("fake kernel launch failed"), std::string::npos);
+    for (auto descriptor : {pack, plan, failing}) {
+        hipdnnBackendDestroyDescriptor(descriptor);
+    }
 }
 
 }  // namespace

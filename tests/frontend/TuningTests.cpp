@@ -1,7 +1,7 @@
 // The tuning database end to end on the CPU, with the CPU reference and oneDNN engines both
 // accepting a matmul: autotune times both, keeps the faster and records it; heuristics then rank
 // a recorded engine first for the same computation under other names and uids; a record of
-// another plugin version or device is ignored; HIPDNN_DISABLE_CACHE writes nothing.
+// another plugin version, library versions or device is ignored; HIPDNN_DISABLE_CACHE writes nothing.
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -163,6 +163,20 @@ TEST_F(Tuning, ARecordOfAnotherPluginVersionOrDeviceIsIgnored) {
     ASSERT_EQ(firstEngine("trusted_again_", 0), "CPU_REFERENCE_ENGINE");
     editOnlyRecord("device", "cpu Another CPU; isa avx512f; threads 128");
     EXPECT_EQ(firstEngine("other_device_", 0), "ONEDNN_ENGINE");
+    editOnlyRecord("device", original["device"]);
+    ASSERT_EQ(firstEngine("trusted_once_more_", 0), "CPU_REFERENCE_ENGINE");
+    // The reference names no libraries; a record measured with some is not its own.
+    editOnlyRecord("libraries", "somelib 1.0.0");
+    EXPECT_EQ(firstEngine("other_libraries_", 0), "ONEDNN_ENGINE");
+}
+
+TEST_F(Tuning, ARecordNamesTheLibrariesItsPluginRanOn) {
+    Matmul matmul = makeMatmul("", 0);
+    autotune(matmul, {"CPU_REFERENCE_ENGINE"});
+    const nlohmann::json record = onlyRecord();
+    ASSERT_EQ(record["engine"], "ONEDNN_ENGINE");
+    ASSERT_TRUE(record.contains("libraries")) << record.dump();
+    EXPECT_EQ(record["libraries"].get<std::string>().rfind("onednn ", 0), 0u) << record["libraries"];
 }
 
 // The JSON printer writes an infinite scalar as `inf`, which JSON readers reject: such a graph has

@@ -1,13 +1,46 @@
-// The descriptor API: create, destroy, set/get attribute, finalize, execute.
+// The descriptor API: create, destroy, set/get attribute, finalize, execute, time.
+#include <algorithm>
+#include <vector>
+
 #include "api/ApiGuard.hpp"
 #include "api/HandleRegistry.hpp"
 #include "descriptors/DescriptorRegistry.hpp"
 #include "descriptors/ExecutionPlanDescriptor.hpp"
 #include "descriptors/VariantPackDescriptor.hpp"
+#include "platform/ExecutionTimer.hpp"
 
 using namespace hipdnn_backend;
 using namespace hipdnn_backend::api;
 using namespace hipdnn_backend::descriptors;
+
+namespace {
+
+// A plan, a variant pack and a handle checked for hipdnnBackendExecute.
+struct Execution {
+    std::shared_ptr<plugin::HandleState> handle;
+    std::shared_ptr<ExecutionPlanDescriptor> plan;
+    std::shared_ptr<VariantPackDescriptor> pack;
+};
+
+Execution executionOf(hipdnnHandle_t handle, hipdnnBackendDescriptor_t executionPlan,
+                      hipdnnBackendDescriptor_t variantPack) {
+    requireNotNull(handle, "handle");
+    requireNotNull(executionPlan, "execution_plan");
+    requireNotNull(variantPack, "variant_pack");
+    Execution execution{lookupHandle(handle),
+                        lookupDescriptorAs<ExecutionPlanDescriptor>(
+                            executionPlan, HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, "execution_plan"),
+                        lookupDescriptorAs<VariantPackDescriptor>(
+                            variantPack, HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, "variant_pack")};
+    if (!execution.plan->isFinalized() || !execution.pack->isFinalized()) {
+        throw HipdnnException(HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED,
+                              !execution.plan->isFinalized() ? "The execution plan is not finalized"
+                                                             : "The variant pack is not finalized");
+    }
+    return execution;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -68,20 +101,40 @@ hipdnnStatus_t hipdnnBackendFinalize(hipdnnBackendDescriptor_t descriptor) {
 hipdnnStatus_t hipdnnBackendExecute(hipdnnHandle_t handle, hipdnnBackendDescriptor_t execution_plan,
                                     hipdnnBackendDescriptor_t variant_pack) {
     return guardedCall(__func__, [&] {
-        requireNotNull(handle, "handle");
-        requireNotNull(execution_plan, "execution_plan");
-        requireNotNull(variant_pack, "variant_pack");
-        const auto state = lookupHandle(handle);
-        const auto plan = lookupDescriptorAs<ExecutionPlanDescriptor>(
-            execution_plan, HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, "execution_plan");
-        const auto pack = lookupDescriptorAs<VariantPackDescriptor>(
-            variant_pack, HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, "variant_pack");
-        if (!plan->isFinalized() || !pack->isFinalized()) {
-            throw HipdnnException(HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED,
-                                  !plan->isFinalized() ? "The execution plan is not finalized"
-                                                       : "The variant pack is not finalized");
+        const Execution execution = executionOf(handle, execution_plan, variant_pack);
+        execution.plan->execute(*execution.handle, *execution.pack);
+    });
+}
+
+hipdnnStatus_t hipdnnBackendTimeExecution_ext(hipdnnHandle_t handle, hipdnnBackendDescriptor_t execution_plan,
+                                              hipdnnBackendDescriptor_t variant_pack, int32_t runs,
+                                              double* median_ms) {
+    return guardedCall(__func__, [&] {
+        requireNotNull(median_ms, "median_ms");
+        constexpr int32_t kMaximumRuns = 10000;
+        if (runs < 1 || runs > kMaximumRuns) {
+            throw HipdnnException(
+                HIPDNN_STATUS_BAD_PARAM,
+                "runs must be in [1, " + std::to_string(kMaximumRuns) + "], got " + std::to_string(runs));
         }
-        plan->execute(*state, *pack);
+        const Execution execution = executionOf(handle, execution_plan, variant_pack);
+        const auto run = [&] { execution.plan->execute(*execution.handle, *execution.pack); };
+        run();  // first touch of buffers, lazy initialization in the engine
+        std::vector<double> times;
+        if (execution.handle->device() == HIPDNN_DEVICE_TYPE_CPU_EXT) {
+            times = platform::hostTimesMs(runs, run);
+        } else {
+            try {
+                times = platform::cudaStreamTimesMs(execution.handle->ordinal(), execution.handle->stream(),
+                                                    runs, run);
+            } catch (const platform::DeviceTimingError& error) {
+                throw HipdnnException(HIPDNN_STATUS_NOT_SUPPORTED,
+                                      std::string("Cannot time the handle's stream: ") + error.what());
+            }
+        }
+        const auto middle = times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2);
+        std::nth_element(times.begin(), middle, times.end());
+        *median_ms = *middle;
     });
 }
 

@@ -149,15 +149,13 @@ hipdnnStatus_t hipdnnPruneTuningDatabase_ext(hipdnnHandle_t handle, size_t* remo
         }
         std::vector<tuning::PluginIdentity> loaded;
         for (const auto& plugin : state->pluginSet().plugins()) {
-            loaded.push_back({plugin->name(), plugin->version()});
+            loaded.push_back({plugin->name(), plugin->version(), plugin->libraryVersions()});
         }
-        const std::string cpuFingerprint =
-            state->device() == HIPDNN_DEVICE_TYPE_CPU_EXT ? state->deviceFingerprint() : std::string();
         std::vector<std::string> stale;
         std::vector<std::string> malformed;
         try {
             malformed = database->rewrite([&](std::vector<tuning::TuningRecord>& records) {
-                stale = tuning::pruneRecords(records, cpuFingerprint, loaded);
+                stale = tuning::pruneRecords(records, state->deviceFingerprint(), loaded);
             });
         } catch (const std::runtime_error& error) {
             rethrowWriteFailure(error);

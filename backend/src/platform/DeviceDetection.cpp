@@ -2,7 +2,22 @@
 
 #include <dlfcn.h>
 
+#include <array>
+
 namespace hipdnn_backend::platform {
+
+void* initializedCudaDriver() noexcept {
+    static void* const driver = []() -> void* {
+        void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (library == nullptr) {
+            return nullptr;
+        }
+        using Init = int (*)(unsigned int);
+        auto init = reinterpret_cast<Init>(dlsym(library, "cuInit"));
+        return init != nullptr && init(0) == 0 ? library : nullptr;
+    }();
+    return driver;
+}
 
 namespace {
 
@@ -23,16 +38,14 @@ int countWithRuntime() {
 }
 
 int countWithDriver() {
-    void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    void* driver = initializedCudaDriver();
     if (driver == nullptr) {
         return 0;
     }
-    using Init = int (*)(unsigned int);
     using GetCount = int (*)(int*);
-    auto init = reinterpret_cast<Init>(dlsym(driver, "cuInit"));
     auto getCount = reinterpret_cast<GetCount>(dlsym(driver, "cuDeviceGetCount"));
     int count = 0;
-    if (init == nullptr || getCount == nullptr || init(0) != 0 || getCount(&count) != 0) {
+    if (getCount == nullptr || getCount(&count) != 0) {
         return 0;
     }
     return count;
@@ -46,6 +59,40 @@ int cudaDeviceCount() noexcept {
         return runtimeCount >= 0 ? runtimeCount : countWithDriver();
     }();
     return count;
+}
+
+std::optional<CudaDeviceIdentity> cudaDeviceIdentity(int ordinal) noexcept {
+    void* driver = initializedCudaDriver();
+    if (driver == nullptr) {
+        return std::nullopt;
+    }
+    // CUdevice is an int; CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR / _MINOR are 75 / 76.
+    constexpr int kComputeCapabilityMajor = 75;
+    constexpr int kComputeCapabilityMinor = 76;
+    using GetDevice = int (*)(int*, int);
+    using GetName = int (*)(char*, int, int);
+    using GetAttribute = int (*)(int*, int, int);
+    using GetDriverVersion = int (*)(int*);
+    auto getDevice = reinterpret_cast<GetDevice>(dlsym(driver, "cuDeviceGet"));
+    auto getName = reinterpret_cast<GetName>(dlsym(driver, "cuDeviceGetName"));
+    auto getAttribute = reinterpret_cast<GetAttribute>(dlsym(driver, "cuDeviceGetAttribute"));
+    auto getDriverVersion = reinterpret_cast<GetDriverVersion>(dlsym(driver, "cuDriverGetVersion"));
+    if (getDevice == nullptr || getName == nullptr || getAttribute == nullptr ||
+        getDriverVersion == nullptr) {
+        return std::nullopt;
+    }
+    int device = 0;
+    std::array<char, 256> name{};
+    CudaDeviceIdentity identity;
+    if (getDevice(&device, ordinal) != 0 ||
+        getName(name.data(), static_cast<int>(name.size()), device) != 0 ||
+        getAttribute(&identity.computeMajor, kComputeCapabilityMajor, device) != 0 ||
+        getAttribute(&identity.computeMinor, kComputeCapabilityMinor, device) != 0 ||
+        getDriverVersion(&identity.driverVersion) != 0) {
+        return std::nullopt;
+    }
+    identity.name = name.data();
+    return identity;
 }
 
 }  // namespace hipdnn_backend::platform

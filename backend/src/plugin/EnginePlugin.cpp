@@ -1,6 +1,7 @@
 #include "plugin/EnginePlugin.hpp"
 
 #include <algorithm>
+#include <mutex>
 #include <set>
 #include <stdexcept>
 
@@ -79,6 +80,7 @@ void EnginePlugin::resolveSymbols() {
     optional(_api.getDeviceType, "hipdnnEnginePluginGetDeviceType_ext");
     optional(_api.executeOpGraphWithOverrides, "hipdnnEnginePluginExecuteOpGraphWithOverrides");
     optional(_api.estimateExecutionTime, "hipdnnEnginePluginEstimateExecutionTime_ext");
+    optional(_api.getLibraryVersions, "hipdnnEnginePluginGetLibraryVersions_ext");
     optional(_api.serializeExecutionContext, "hipdnnEnginePluginSerializeExecutionContext");
     optional(_api.destroySerializedExecutionContext, "hipdnnEnginePluginDestroySerializedExecutionContext");
     optional(_api.createExecutionContextFromSerialized,
@@ -199,6 +201,29 @@ std::string EnginePlugin::engineName(int64_t engineId) const {
 
 void EnginePlugin::dropEngine(int64_t engineId) {
     _engineIds.erase(std::remove(_engineIds.begin(), _engineIds.end(), engineId), _engineIds.end());
+}
+
+const std::string& EnginePlugin::libraryVersions() const {
+    // Asked on first need (a tuning database lookup), not at load: reporting may load the device
+    // libraries, which a process that never tunes should not pay for. Only the tuning database's
+    // trust depends on it, so a failure is logged, not fatal.
+    std::call_once(_libraryVersionsAsked, [this] {
+        if (_api.getLibraryVersions == nullptr) {
+            return;
+        }
+        const char* text = nullptr;
+        const hipdnnPluginStatus_t status = _api.getLibraryVersions(&text);
+        if (status == HIPDNN_PLUGIN_STATUS_SUCCESS && text != nullptr) {
+            _libraryVersions = text;
+            return;
+        }
+        HIPDNN_LOG_WARN(
+            "Plugin '{}': hipdnnEnginePluginGetLibraryVersions_ext gave {} ({}); its tuning records "
+            "will name no libraries",
+            _name, pluginStatusName(status),
+            status != HIPDNN_PLUGIN_STATUS_SUCCESS ? lastError() : std::string("a null string"));
+    });
+    return _libraryVersions;
 }
 
 std::string EnginePlugin::lastError() const {

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,8 @@ public:
     const std::string& version() const noexcept { return _version; }
     ApiVersion apiVersion() const noexcept { return _apiVersion; }
     hipdnnDeviceType_ext_t deviceType() const noexcept { return _deviceType; }
+    // hipdnnEnginePluginGetLibraryVersions_ext, asked once ("" when the plugin lacks it or it failed).
+    const std::string& libraryVersions() const;
     const EnginePluginApi& api() const noexcept { return _api; }
     bool supportsPlanSerialization() const noexcept;
 
@@ -50,6 +53,8 @@ private:
     EnginePluginApi _api;
     std::string _name;
     std::string _version;
+    mutable std::once_flag _libraryVersionsAsked;
+    mutable std::string _libraryVersions;
     ApiVersion _apiVersion;
     hipdnnDeviceType_ext_t _deviceType = HIPDNN_DEVICE_TYPE_GPU_EXT;
     std::vector<int64_t> _engineIds;

@@ -39,6 +39,7 @@ struct EnginePluginApi {
         nullptr;
     decltype(&hipdnnEnginePluginExecuteOpGraphWithOverrides) executeOpGraphWithOverrides = nullptr;
     decltype(&hipdnnEnginePluginEstimateExecutionTime_ext) estimateExecutionTime = nullptr;
+    decltype(&hipdnnEnginePluginGetLibraryVersions_ext) getLibraryVersions = nullptr;
 };
 
 }  // namespace hipdnn_backend::plugin

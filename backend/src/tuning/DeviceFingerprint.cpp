@@ -85,12 +85,20 @@ std::string cpuFingerprintFrom(std::string_view cpuinfo, unsigned usableCpus) {
     return fingerprint;
 }
 
+std::string gpuFingerprintFrom(const platform::CudaDeviceIdentity& identity) {
+    return "gpu " + (identity.name.empty() ? std::string("unknown") : identity.name) + "; sm " +
+           std::to_string(identity.computeMajor) + "." + std::to_string(identity.computeMinor) + "; driver " +
+           std::to_string(identity.driverVersion / 1000) + "." +
+           std::to_string(identity.driverVersion % 1000 / 10);
+}
+
 std::string deviceFingerprint(hipdnnDeviceType_ext_t device, int ordinal) {
     if (device == HIPDNN_DEVICE_TYPE_CPU_EXT) {
         static const std::string cpu = cpuFingerprintFrom(readCpuinfo(), usableCpuCount());
         return cpu;
     }
-    return "gpu " + std::to_string(ordinal);
+    const std::optional<platform::CudaDeviceIdentity> identity = platform::cudaDeviceIdentity(ordinal);
+    return identity ? gpuFingerprintFrom(*identity) : "gpu " + std::to_string(ordinal);
 }
 
 }  // namespace hipdnn_backend::tuning

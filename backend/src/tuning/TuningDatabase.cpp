@@ -136,23 +136,34 @@ size_t mergeRecords(std::vector<TuningRecord>& records, const std::vector<Tuning
     return taken;
 }
 
-std::vector<std::string> pruneRecords(std::vector<TuningRecord>& records, const std::string& cpuFingerprint,
+std::vector<std::string> pruneRecords(std::vector<TuningRecord>& records,
+                                      const std::string& deviceFingerprint,
                                       const std::vector<PluginIdentity>& loaded) {
+    const auto kindOf = [](const std::string& fingerprint) {
+        return fingerprint.substr(0, fingerprint.find(' '));
+    };
+    const std::string deviceKind = kindOf(deviceFingerprint);
     std::vector<std::string> dropped;
     std::erase_if(records, [&](const TuningRecord& record) {
         const std::string what =
             "graph " + record.graphKey + " on " + record.device + " (" + record.engine + ")";
-        const bool pluginLoaded =
-            std::any_of(loaded.begin(), loaded.end(), [&](const PluginIdentity& plugin) {
-                return plugin.name == record.plugin && plugin.version == record.pluginVersion;
-            });
-        if (!pluginLoaded) {
+        const auto plugin = std::find_if(loaded.begin(), loaded.end(), [&](const PluginIdentity& identity) {
+            return identity.name == record.plugin && identity.version == record.pluginVersion;
+        });
+        if (plugin == loaded.end()) {
             dropped.push_back(what + ": plugin " + record.plugin + " " + record.pluginVersion +
                               " is not loaded");
             return true;
         }
-        if (!cpuFingerprint.empty() && record.device.starts_with("cpu ") && record.device != cpuFingerprint) {
-            dropped.push_back(what + ": measured on another CPU than this one (" + cpuFingerprint + ")");
+        if (plugin->libraries != record.libraries) {
+            dropped.push_back(what + ": measured with libraries \"" + record.libraries +
+                              "\", the plugin now runs on \"" + plugin->libraries + "\"");
+            return true;
+        }
+        if (!deviceFingerprint.empty() && kindOf(record.device) == deviceKind &&
+            record.device != deviceFingerprint) {
+            dropped.push_back(what + ": measured on another device than this one (" + deviceFingerprint +
+                              ")");
             return true;
         }
         return false;

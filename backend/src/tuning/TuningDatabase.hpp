@@ -48,13 +48,15 @@ size_t mergeRecords(std::vector<TuningRecord>& records, const std::vector<Tuning
 struct PluginIdentity {
     std::string name;
     std::string version;
+    std::string libraries;  // EnginePlugin::libraryVersions
 };
 
 // Drops the records nothing loaded can use: those whose plugin is not among `loaded` with the
-// version that measured it, and CPU records measured under another CPU fingerprint than
-// `cpuFingerprint` (empty: CPU records are not judged). GPU fingerprints name only an ordinal,
-// so a GPU record is judged by its plugin only. Returns one line per dropped record saying why.
-std::vector<std::string> pruneRecords(std::vector<TuningRecord>& records, const std::string& cpuFingerprint,
+// version and the library versions that measured it, and those of the same kind of device as
+// `deviceFingerprint` (its first word, "cpu" or "gpu") measured under another fingerprint (empty:
+// no record is judged by its device). Returns one line per dropped record saying why.
+std::vector<std::string> pruneRecords(std::vector<TuningRecord>& records,
+                                      const std::string& deviceFingerprint,
                                       const std::vector<PluginIdentity>& loaded);
 
 // "<file> line <n>: <why>", with "(and <k> more bad lines)" when there are more.

@@ -93,6 +93,14 @@ std::optional<TunedConfig> tunedConfigFor(const descriptors::FinalizedGraph& gra
                 : fmt::format(" (it loads {} {})", instance->plugin().name(), instance->plugin().version()));
         return std::nullopt;
     }
+    if (instance->plugin().libraryVersions() != record->libraries) {
+        HIPDNN_LOG_INFO(
+            "Tuning record of graph '{}' ignored: engine {} was measured with libraries \"{}\", plugin {} "
+            "now runs on \"{}\"",
+            graph.name, record->engine, record->libraries, record->plugin,
+            instance->plugin().libraryVersions());
+        return std::nullopt;
+    }
     HIPDNN_LOG_INFO(
         "Tuning database {}: engine {} first for graph '{}'{} (median {} ms, {} ms ahead, by {} on {})",
         database->file().string(), record->engine, graph.name,
@@ -132,6 +140,7 @@ void recordTuningResult(const descriptors::ExecutionPlanDescriptor& plan, double
     record.device = graph.handle->deviceFingerprint();
     record.plugin = plugin.name();
     record.pluginVersion = plugin.version();
+    record.libraries = plugin.libraryVersions();
     record.engine = plugin.engineName(plan.engineId());
     record.knobs = knobsOf(plan.serializedConfig());
     record.medianMs = medianMs;

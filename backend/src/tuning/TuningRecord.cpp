@@ -19,6 +19,18 @@ std::string requireString(const json& object, const char* field) {
     return found->get<std::string>();
 }
 
+// "" when the field is absent.
+std::string optionalString(const json& object, const char* field) {
+    const auto found = object.find(field);
+    if (found == object.end()) {
+        return {};
+    }
+    if (!found->is_string()) {
+        throw std::invalid_argument(std::string("field \"") + field + "\" is not a string");
+    }
+    return found->get<std::string>();
+}
+
 double requireNumber(const json& object, const char* field) {
     const auto found = object.find(field);
     if (found == object.end() || !found->is_number()) {
@@ -57,6 +69,9 @@ std::string toJsonLine(const TuningRecord& record) {
                    {"engine", record.engine},      {"knobs", knobs},
                    {"median_ms", record.medianMs}, {"margin_ms", record.marginMs},
                    {"date", record.date},          {"tool", record.tool}};
+    if (!record.libraries.empty()) {
+        object["libraries"] = record.libraries;
+    }
     if (!record.provenance.empty()) {
         object["provenance"] = record.provenance;
     }
@@ -91,12 +106,8 @@ TuningRecord fromJsonLine(std::string_view line) {
     for (const auto& [knobId, value] : knobs->items()) {
         record.knobs.push_back({knobId, knobValueFromJson(knobId, value)});
     }
-    if (const auto provenance = object.find("provenance"); provenance != object.end()) {
-        if (!provenance->is_string()) {
-            throw std::invalid_argument("field \"provenance\" is not a string");
-        }
-        record.provenance = provenance->get<std::string>();
-    }
+    record.libraries = optionalString(object, "libraries");
+    record.provenance = optionalString(object, "provenance");
     return record;
 }
 

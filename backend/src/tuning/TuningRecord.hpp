@@ -4,7 +4,9 @@
 //   {"date":"2026-12-02T01:10:00Z","device":"cpu AMD EPYC 7B13; isa avx2; threads 2",
 //    "engine":"ONEDNN_ENGINE","graph":"3f0c6d2e9a1b7c44","knobs":{},"margin_ms":0.004,
 //    "median_ms":0.0123,"plugin":"onednn","plugin_version":"0.4.0","tool":"autotune"}
-// plus "provenance" when the record came from another database.
+// plus "libraries" when the plugin's engines run on device libraries (the plugin's
+// hipdnnEnginePluginGetLibraryVersions_ext, e.g. "cudnn 9.19.0") and "provenance" when the record
+// came from another database.
 #pragma once
 
 #include <string>
@@ -20,7 +22,8 @@ struct TuningRecord {
     std::string device;    // deviceFingerprint of the handle that measured it
     std::string plugin;
     std::string pluginVersion;
-    std::string engine;  // engine name; its id is the name's FNV-1a hash
+    std::string libraries;  // the plugin's library versions when it measured; "" for none
+    std::string engine;     // engine name; its id is the name's FNV-1a hash
     std::vector<descriptors::KnobChoice> knobs;
     double medianMs = 0;
     // The runner-up's median minus this one; 0 when no other configuration ran.

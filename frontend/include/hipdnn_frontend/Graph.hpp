@@ -212,12 +212,12 @@ public:
 
     // ---- Autotune ----
     // Builds every candidate plan of create_execution_plans that is not deselected, runs each once
-    // to warm up and kAutotuneTimedRuns times on `variantPack`, keeps the one with the smallest
-    // median as the graph's plan and records it in the tuning database
+    // to warm up and kAutotuneTimedRuns times on `variantPack` (hipdnnBackendTimeExecution_ext:
+    // CUDA events on a GPU handle's stream, the host clock on the CPU), keeps the one with the
+    // smallest median as the graph's plan and records it in the tuning database
     // (hipdnnBackendRecordTuningResult_ext; skipped when the database is off), where later
     // heuristics rank it first. `workspace` must hold the largest workspace of the plans (on the
-    // CPU, nullptr lets each plan borrow its own). Outputs are overwritten. CPU handles only: the
-    // host clock cannot time a GPU stream (GRAPH_NOT_SUPPORTED).
+    // CPU, nullptr lets each plan borrow its own). Outputs are overwritten.
     Error autotune(hipdnnHandle_t handle, std::unordered_map<int64_t, void*>& variantPack, void* workspace);
     static constexpr int kAutotuneTimedRuns = 5;
     // The median autotune measured for a candidate plan.
@@ -283,7 +283,8 @@ private:
     Error buildCandidate(detail::PlanCandidate& candidate) const;
     Error executeCandidate(const detail::PlanCandidate& candidate, hipdnnHandle_t handle,
                            std::unordered_map<int64_t, void*>& variantPack, void* workspace,
-                           const detail::ShapeOverrides& overrides = {}) const;
+                           const detail::ShapeOverrides& overrides = {},
+                           detail::TimedRuns* timed = nullptr) const;
     Error candidateAt(int64_t index, const detail::PlanCandidate*& candidate) const;
     [[nodiscard]] std::string notSupportedMessage() const;
 

@@ -118,6 +118,13 @@ hipdnnEnginePluginCreateExecutionContextFromSerialized(
 HIPDNN_PLUGIN_NODISCARD HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t
 hipdnnEnginePluginGetDeviceType_ext(hipdnnDeviceType_ext_t* device_type);
 
+/// Optional extension. The device libraries the plugin's engines run on, as loaded in this process,
+/// "<library> <version>" separated by "; " (e.g. "cudnn 9.19.0"), or "" when timings depend on none.
+/// A tuning record measured with other libraries is not trusted. The string lives as long as the
+/// plugin stays loaded. BAD_PARAM: a null pointer.
+HIPDNN_PLUGIN_NODISCARD HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t
+hipdnnEnginePluginGetLibraryVersions_ext(const char** versions);
+
 /// Optional extension. The engine's estimated execution time for op_graph, in seconds: a roofline
 /// estimate (the graph's bytes and flops against the device's ceilings, each scaled by the fraction
 /// the engine reaches on such graphs; hipdnn_plugin_sdk/Roofline.hpp). The backend ranks a device's

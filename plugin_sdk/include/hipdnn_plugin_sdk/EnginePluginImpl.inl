@@ -11,6 +11,8 @@
 //   HIPDNN_PLUGIN_DEVICE_TYPE     HIPDNN_DEVICE_TYPE_CPU_EXT or HIPDNN_DEVICE_TYPE_GPU_EXT (default)
 //   HIPDNN_PLUGIN_API_VERSION     string literal reported by hipdnnPluginGetApiVersion (default
 //                                 HIPDNN_ENGINE_API_VERSION_STRING)
+// and the container type may have `static std::string libraryVersions();`, what
+// hipdnnEnginePluginGetLibraryVersions_ext reports (asked once; without it, "").
 //
 // Every entry point checks its pointer parameters, turns exceptions into status codes
 // (PluginError: its status; std::bad_alloc: ALLOC_FAILED; anything else: INTERNAL_ERROR), stores
@@ -73,6 +75,17 @@ static_assert(std::is_base_of_v<hipdnn_plugin_sdk::PluginHandleBase, PluginHandl
               "HIPDNN_PLUGIN_CONTAINER_TYPE::Handle must derive from hipdnn_plugin_sdk::PluginHandleBase");
 static_assert(std::is_default_constructible_v<PluginHandle>,
               "HIPDNN_PLUGIN_CONTAINER_TYPE::Handle must be default-constructible");
+
+// The container's libraryVersions(), or "" when it has none (a template, so that the check is a
+// substitution and not an error).
+template <class Container>
+std::string libraryVersionsOf() {
+    if constexpr (requires { Container::libraryVersions(); }) {
+        return std::string(Container::libraryVersions());
+    } else {
+        return {};
+    }
+}
 
 // What a hipdnnEnginePluginExecutionContext_t points to. The engine id routes serialization
 // back to the engine that built the context.
@@ -554,6 +567,14 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginCreateExecutionConte
                                                      " returned a null deserialized execution context");
         }
         *execution_context = reinterpret_cast<hipdnnEnginePluginExecutionContext_t>(holder.release());
+    });
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetLibraryVersions_ext(const char** versions) {
+    return guardedCall("hipdnnEnginePluginGetLibraryVersions_ext: ", [&] {
+        requireNotNull(versions, "versions");
+        static const std::string reported = libraryVersionsOf<HIPDNN_PLUGIN_CONTAINER_TYPE>();
+        *versions = reported.c_str();
     });
 }
 

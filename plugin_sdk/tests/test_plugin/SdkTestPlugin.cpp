@@ -369,6 +369,11 @@ public:
         }();
         return manager;
     }
+#ifndef SDK_TEST_PLUGIN_DEFAULTS_VARIANT
+    static std::string libraryVersions() {
+        return "testlib 4.5.6";
+    }
+#endif
 };
 
 }  // namespace
@@ -376,8 +381,8 @@ public:
 #define HIPDNN_PLUGIN_NAME "sdk_test_plugin"
 #define HIPDNN_PLUGIN_VERSION "1.2.3"
 #define HIPDNN_PLUGIN_CONTAINER_TYPE SdkTestPluginContainer
-// The "defaults" build of this file leaves the device type at its default (GPU) and reports an
-// explicit API version instead.
+// The "defaults" build of this file leaves the device type at its default (GPU), reports no
+// library versions and reports an explicit API version instead.
 #ifdef SDK_TEST_PLUGIN_DEFAULTS_VARIANT
 #define HIPDNN_PLUGIN_API_VERSION "1.1.0"
 #else

@@ -1,13 +1,19 @@
 // Entry point of the cuda_kernels plugin: its engines and the generated plugin API.
 #include "CudaKernelsHandle.hpp"
+#include "Nvrtc.hpp"
 #include "attention/AttentionEngine.hpp"
+#include "graph/Cudnn.hpp"
 #include "graph/GraphEngine.hpp"
+#include "matmul/CublasLt.hpp"
 #include "matmul/CublasLtEngine.hpp"
 #include "norm/NormEngine.hpp"
 #include "pointwise/PointwiseEngine.hpp"
 
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 #include <hipdnn_plugin_sdk/EngineManager.hpp>
+#include <hipdnn_plugin_sdk/LibraryVersions.hpp>
+
+#include <string>
 
 namespace hipdnn_cuda_kernels {
 
@@ -26,6 +32,25 @@ struct CudaKernelsPluginContainer {
             return engines;
         }();
         return manager;
+    }
+
+    // The libraries the engines run on, those this process can load: cuBLASLt (matmuls), cuDNN (the
+    // graph engine's convolutions) and NVRTC (every generated kernel).
+    static std::string libraryVersions() {
+        std::string versions;
+        std::string reason;
+        if (const CublasLt* cublasLt = CublasLt::instance(reason)) {
+            hipdnn_plugin_sdk::appendLibraryVersion(versions, "cublasLt",
+                                                    hipdnn_plugin_sdk::decimalVersion(cublasLt->version()));
+        }
+        if (const Cudnn* cudnn = Cudnn::instance(reason)) {
+            hipdnn_plugin_sdk::appendLibraryVersion(
+                versions, "cudnn", hipdnn_plugin_sdk::decimalVersion(cudnn->api().getVersion()));
+        }
+        if (const Nvrtc* nvrtc = Nvrtc::instance(reason)) {
+            hipdnn_plugin_sdk::appendLibraryVersion(versions, "nvrtc", nvrtc->version());
+        }
+        return versions;
     }
 };
 

@@ -3,6 +3,11 @@
 
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 #include <hipdnn_plugin_sdk/EngineManager.hpp>
+#include <hipdnn_plugin_sdk/LibraryVersions.hpp>
+
+#include <cudnn.h>
+
+#include <string>
 
 namespace hipdnn_cudnn_plugin {
 
@@ -19,6 +24,11 @@ struct CudnnPluginContainer {
             return engines;
         }();
         return manager;
+    }
+
+    // The cuDNN this process loaded, which decides the engines' configurations and speed.
+    static std::string libraryVersions() {
+        return "cudnn " + hipdnn_plugin_sdk::decimalVersion(cudnnGetVersion());
     }
 };
 

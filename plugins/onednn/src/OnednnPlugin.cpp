@@ -3,7 +3,10 @@
 
 #include <hipdnn_plugin_sdk/EngineManager.hpp>
 
+#include <oneapi/dnnl/dnnl.h>
+
 #include <memory>
+#include <string>
 
 namespace {
 
@@ -17,6 +20,13 @@ struct OnednnPluginContainer {
             return engines;
         }();
         return manager;
+    }
+
+    // The oneDNN this process loaded: its kernels are the engine's speed.
+    static std::string libraryVersions() {
+        const dnnl_version_t* version = dnnl_version();
+        return "onednn " + std::to_string(version->major) + "." + std::to_string(version->minor) + "." +
+               std::to_string(version->patch);
     }
 };
 

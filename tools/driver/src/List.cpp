@@ -23,6 +23,7 @@ struct PluginFacts {
     std::string version = "?";
     std::string apiVersion = "1.0.0 (not reported)";
     std::string device = "GPU (not reported)";
+    std::string libraries;
 };
 
 // Reads the plugin's own answers through its C ABI. The backend already loaded it, so
@@ -58,6 +59,12 @@ PluginFacts pluginFacts(const std::string& path) {
         hipdnnDeviceType_ext_t type = HIPDNN_DEVICE_TYPE_GPU_EXT;
         if (getDevice(&type) == HIPDNN_PLUGIN_STATUS_SUCCESS) {
             facts.device = type == HIPDNN_DEVICE_TYPE_CPU_EXT ? "CPU" : "GPU";
+        }
+    }
+    if (auto* getLibraries = reinterpret_cast<decltype(&hipdnnEnginePluginGetLibraryVersions_ext)>(
+            symbol("hipdnnEnginePluginGetLibraryVersions_ext"))) {
+        if (getLibraries(&text) == HIPDNN_PLUGIN_STATUS_SUCCESS && text != nullptr) {
+            facts.libraries = text;
         }
     }
     dlclose(library);
@@ -140,7 +147,8 @@ void printList(Session& session, std::ostream& out) {
     for (const auto& path : paths) {
         const PluginFacts facts = pluginFacts(path);
         out << "  " << facts.name << "  version " << facts.version << "  API " << facts.apiVersion
-            << "  device " << facts.device << "\n    " << path << "\n";
+            << "  device " << facts.device << (facts.libraries.empty() ? "" : "  libraries " + facts.libraries)
+            << "\n    " << path << "\n";
     }
     const auto engines = session.engines();
     const auto probes = supportProbes();

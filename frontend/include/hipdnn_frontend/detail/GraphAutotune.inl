@@ -2,10 +2,7 @@
 // Included by Graph.hpp.
 #pragma once
 
-#include <algorithm>
-#include <chrono>
 #include <limits>
-#include <vector>
 
 namespace hipdnn_frontend::graph {
 
@@ -13,11 +10,6 @@ inline Error Graph::autotune(hipdnnHandle_t handle, std::unordered_map<int64_t, 
                              void* workspace) {
     HIPDNN_CHECK_FRONTEND_ERROR(requireOperationGraph("autotune"));
     HIPDNN_RETURN_FRONTEND_ERROR_IF(handle == nullptr, ErrorCode::INVALID_VALUE, "autotune needs a handle");
-    // Without linking CUDA the frontend cannot wait for a GPU stream, so host timing would measure
-    // only the launch.
-    HIPDNN_RETURN_FRONTEND_ERROR_IF(!detail::boundToCpu(handle), ErrorCode::GRAPH_NOT_SUPPORTED,
-                                    "autotune times plans with the host clock and so runs only on a handle "
-                                    "bound to the CPU");
     HIPDNN_RETURN_FRONTEND_ERROR_IF(candidates_.empty(), ErrorCode::GRAPH_NOT_SUPPORTED,
                                     notSupportedMessage());
 
@@ -35,18 +27,9 @@ inline Error Graph::autotune(hipdnnHandle_t handle, std::unordered_map<int64_t, 
                                                             << " not built: " << built.message);
             continue;
         }
-        // One warm-up run (first-touch of buffers, lazy initialization in the engine), then the
-        // median of the timed runs.
-        HIPDNN_CHECK_FRONTEND_ERROR(executeCandidate(candidate, handle, variantPack, workspace));
-        std::vector<double> times(kAutotuneTimedRuns);
-        for (double& time : times) {
-            const auto start = std::chrono::steady_clock::now();
-            HIPDNN_CHECK_FRONTEND_ERROR(executeCandidate(candidate, handle, variantPack, workspace));
-            time =
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        }
-        std::nth_element(times.begin(), times.begin() + kAutotuneTimedRuns / 2, times.end());
-        candidate.medianMs = times[kAutotuneTimedRuns / 2];
+        detail::TimedRuns timed{kAutotuneTimedRuns};
+        HIPDNN_CHECK_FRONTEND_ERROR(executeCandidate(candidate, handle, variantPack, workspace, {}, &timed));
+        candidate.medianMs = timed.medianMs;
         HIPDNN_FE_LOG_INFO("autotune: engine " << candidate.engineName << " median " << *candidate.medianMs
                                                << " ms");
         if (candidate.medianMs < fastestMs) {

@@ -499,7 +499,8 @@ inline Error Graph::deselect_workspace_greater_than(int64_t bytes) {
 
 inline Error Graph::executeCandidate(const detail::PlanCandidate& candidate, hipdnnHandle_t handle,
                                      std::unordered_map<int64_t, void*>& variantPack, void* workspace,
-                                     const detail::ShapeOverrides& overrides) const {
+                                     const detail::ShapeOverrides& overrides,
+                                     detail::TimedRuns* timed) const {
     HIPDNN_RETURN_FRONTEND_ERROR_IF(!candidate.isBuilt(), ErrorCode::INVALID_STATE,
                                     "the plan of engine " + candidate.engineName + " is not built");
     // Upstream code passes no workspace where its engines need none; on the CPU, where workspace
@@ -541,6 +542,11 @@ inline Error Graph::executeCandidate(const detail::PlanCandidate& candidate, hip
         }
     }
     HIPDNN_CHECK_FRONTEND_ERROR(detail::finalize(pack, "finalizing the variant pack"));
+    if (timed != nullptr) {
+        return detail::checkBackend(hipdnnBackendTimeExecution_ext(handle, candidate.plan.get(), pack.get(),
+                                                                   timed->runs, &timed->medianMs),
+                                    "timing the plan of engine " + candidate.engineName);
+    }
     return detail::checkBackend(hipdnnBackendExecute(handle, candidate.plan.get(), pack.get()),
                                 "executing the plan of engine " + candidate.engineName);
 }

@@ -42,4 +42,10 @@ struct ShapeOverrides {
     std::vector<int64_t> strides;
 };
 
+// Asks executeCandidate to time `runs` runs (hipdnnBackendTimeExecution_ext) instead of running once.
+struct TimedRuns {
+    int32_t runs = 0;
+    double medianMs = 0;  // written by executeCandidate
+};
+
 }  // namespace hipdnn_frontend::detail

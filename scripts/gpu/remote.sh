@@ -61,7 +61,12 @@ fi
 # tool. racecheck and synccheck leave out the cuDNN attention tests: on the H200 both report
 # hazards inside cuDNN's own closed Hopper flash-attention kernels (wgmma with mbarrier
 # synchronization, which these tools are known to misread); those tests run under memcheck, and
-# under the other two tools in a separate, reported pass (sanitizer_cudnn_attention.log). Each
+# under the other two tools in a separate, reported pass (sanitizer_cudnn_attention.log).
+# racecheck also leaves out the two cuDNN sweeps that run every configuration cuDNN publishes for a
+# graph (SmokeCudnnEngineConfigs.EveryPublishedEngineIndexRunsCorrectly and
+# .BenchmarkingPicksAPlanThatRunsCorrectly): instrumented, each of cuDNN's hundreds of closed
+# kernels takes seconds and either test alone outlasts the limit; they run under memcheck and
+# synccheck. The cuDNN integration suite is split into twice as many shards as the others. Each
 # log ends with the tool's error summary and the exit status.
 if [ "${HIPDNN_GPU_SANITIZE:-1}" = 1 ]; then
     shards=${HIPDNN_GPU_SANITIZE_SHARDS:-3}
@@ -80,11 +85,13 @@ if [ "${HIPDNN_GPU_SANITIZE:-1}" = 1 ]; then
         for index in "${!suites[@]}"; do
             # shellcheck disable=SC2206 # the suite's arguments split on purpose
             suite=(${suites[$index]})
-            if [ "$tool" != memcheck ] && [[ ${suite[0]} == hipdnn_cudnn_integration_tests ]]; then
-                suite[1]="${suite[1]:---gtest_filter=*}-*Attention*"
+            parts=$shards
+            if [[ ${suite[0]} == hipdnn_cudnn_integration_tests ]]; then
+                parts=$((shards * 2))
+                [ "$tool" != memcheck ] && suite[1]="${suite[1]:---gtest_filter=*}-*Attention*"
+                [ "$tool" = racecheck ] && suite[1]="${suite[1]}:SmokeCudnnEngineConfigs.EveryPublishedEngineIndexRunsCorrectly:SmokeCudnnEngineConfigs.BenchmarkingPicksAPlanThatRunsCorrectly"
             fi
             # A unit-test shard may make no CUDA call, which the tool reports as an error.
-            parts=$shards
             [[ ${suite[0]} == *_unit_tests ]] && parts=1
             for shard in $(seq 0 $((parts - 1))); do
                 GTEST_TOTAL_SHARDS=$parts GTEST_SHARD_INDEX=$shard \

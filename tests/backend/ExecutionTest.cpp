@@ -203,9 +203,11 @@ TEST_F(Execution, TimedExecutionNamesWhatIsWrong) {
         EXPECT_NE(lastError().find("runs must be in [1, 10000], got " + std::to_string(runs)),
                   std::string::npos);
     }
-    EXPECT_EQ(hipdnnBackendTimeExecution_ext(_handle, plan, pack, 3, nullptr), HIPDNN_STATUS_BAD_PARAM);
-    EXPECT_NE(lastError().find("median_ms"), std::string::npos);
-    EXPECT_EQ(hipdnnBackendTimeExecution_ext(nullptr, plan, pack, 3, &medianMs), HIPDNN_STATUS_BAD_PARAM);
+    EXPECT_EQ(hipdnnBackendTimeExecution_ext(_handle, plan, pack, 3, nullptr),
+              HIPDNN_STATUS_BAD_PARAM_NULL_POINTER);
+    EXPECT_NE(lastError().find("median_ms is null"), std::string::npos);
+    EXPECT_EQ(hipdnnBackendTimeExecution_ext(nullptr, plan, pack, 3, &medianMs),
+              HIPDNN_STATUS_BAD_PARAM_NULL_POINTER);
     EXPECT_EQ(hipdnnBackendTimeExecution_ext(_handle, pack, plan, 3, &medianMs), HIPDNN_STATUS_BAD_PARAM);
     hipdnnHandle_t other = createCpuHandle();
     EXPECT_EQ(hipdnnBackendTimeExecution_ext(other, plan, pack, 3, &medianMs), HIPDNN_STATUS_BAD_PARAM);

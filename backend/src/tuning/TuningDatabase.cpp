@@ -136,6 +136,17 @@ size_t mergeRecords(std::vector<TuningRecord>& records, const std::vector<Tuning
     return taken;
 }
 
+std::string distrustReason(const TuningRecord& record, const PluginIdentity* plugin) {
+    if (plugin == nullptr || plugin->name != record.plugin || plugin->version != record.pluginVersion) {
+        return "plugin " + record.plugin + " " + record.pluginVersion + " is not loaded";
+    }
+    if (plugin->libraries != record.libraries) {
+        return "measured with libraries \"" + record.libraries + "\", the plugin now runs on \"" +
+               plugin->libraries + "\"";
+    }
+    return {};
+}
+
 std::vector<std::string> pruneRecords(std::vector<TuningRecord>& records,
                                       const std::string& deviceFingerprint,
                                       const std::vector<PluginIdentity>& loaded) {
@@ -150,14 +161,9 @@ std::vector<std::string> pruneRecords(std::vector<TuningRecord>& records,
         const auto plugin = std::find_if(loaded.begin(), loaded.end(), [&](const PluginIdentity& identity) {
             return identity.name == record.plugin && identity.version == record.pluginVersion;
         });
-        if (plugin == loaded.end()) {
-            dropped.push_back(what + ": plugin " + record.plugin + " " + record.pluginVersion +
-                              " is not loaded");
-            return true;
-        }
-        if (plugin->libraries != record.libraries) {
-            dropped.push_back(what + ": measured with libraries \"" + record.libraries +
-                              "\", the plugin now runs on \"" + plugin->libraries + "\"");
+        if (const std::string reason = distrustReason(record, plugin == loaded.end() ? nullptr : &*plugin);
+            !reason.empty()) {
+            dropped.push_back(what + ": " + reason);
             return true;
         }
         if (!deviceFingerprint.empty() && kindOf(record.device) == deviceKind &&

@@ -51,6 +51,10 @@ struct PluginIdentity {
     std::string libraries;  // EnginePlugin::libraryVersions
 };
 
+// Why `record` is not to be trusted with `plugin`, the loaded plugin it would run on (null: none),
+// or "" when it is: the plugin has another name or version, or runs on other library versions.
+[[nodiscard]] std::string distrustReason(const TuningRecord& record, const PluginIdentity* plugin);
+
 // Drops the records nothing loaded can use: those whose plugin is not among `loaded` with the
 // version and the library versions that measured it, and those of the same kind of device as
 // `deviceFingerprint` (its first word, "cpu" or "gpu") measured under another fingerprint (empty:

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -82,23 +83,17 @@ std::optional<TunedConfig> tunedConfigFor(const descriptors::FinalizedGraph& gra
     }
     const int64_t engineId = hipdnn_data_sdk::utilities::engineNameToId(record->engine);
     const plugin::PluginInstance* instance = graph.handle->instanceForEngine(engineId);
-    if (instance == nullptr || instance->plugin().name() != record->plugin ||
-        instance->plugin().version() != record->pluginVersion) {
-        HIPDNN_LOG_INFO(
-            "Tuning record of graph '{}' ignored: it was measured with engine {} of plugin {} {}, which this "
-            "handle does not load{}",
-            graph.name, record->engine, record->plugin, record->pluginVersion,
-            instance == nullptr
-                ? std::string()
-                : fmt::format(" (it loads {} {})", instance->plugin().name(), instance->plugin().version()));
-        return std::nullopt;
+    std::optional<PluginIdentity> loaded;
+    if (instance != nullptr) {
+        const plugin::EnginePlugin& plugin = instance->plugin();
+        loaded = PluginIdentity{plugin.name(), plugin.version(), plugin.libraryVersions()};
     }
-    if (instance->plugin().libraryVersions() != record->libraries) {
-        HIPDNN_LOG_INFO(
-            "Tuning record of graph '{}' ignored: engine {} was measured with libraries \"{}\", plugin {} "
-            "now runs on \"{}\"",
-            graph.name, record->engine, record->libraries, record->plugin,
-            instance->plugin().libraryVersions());
+    if (const std::string reason = distrustReason(*record, loaded ? &*loaded : nullptr); !reason.empty()) {
+        HIPDNN_LOG_INFO("Tuning record of graph '{}' (engine {}) ignored: {}{}", graph.name, record->engine,
+                        reason,
+                        loaded ? fmt::format(" (this handle's {} is of plugin {} {})", record->engine,
+                                             loaded->name, loaded->version)
+                               : std::string());
         return std::nullopt;
     }
     HIPDNN_LOG_INFO(

@@ -1,7 +1,9 @@
-// CUDA_GRAPH_ENGINE against the CPU reference: convolutions (fprop, dgrad, wgrad) through cuDNN and
-// matmuls through cuBLASLt, each with a pointwise chain after it in one generated kernel; fp32,
-// fp16 and bf16, NCHW and NHWC; the support table's conv + bias + add + relu and matmul + bias +
-// erf gelu rows; random shapes and chains; plans rebuilt from their serialized bytes.
+// CUDA_GRAPH_ENGINE against the CPU reference: convolutions (fprop, dgrad, wgrad) through cuDNN,
+// 1x1 channels-last convolutions as cuBLASLt products (and through cuDNN with
+// cuda_graph.convolution_gemm = 0), matmuls through cuBLASLt, each with a pointwise chain after it
+// in one generated kernel; fp32, fp16 and bf16, NCHW and NHWC; the support table's conv + bias +
+// add + relu and matmul + bias + erf gelu rows; random shapes and chains; plans rebuilt from their
+// serialized bytes.
 #include "../tests/GraphGraphs.hpp"
 #include "EngineHarness.hpp"
 
@@ -50,6 +52,27 @@ RunOptions matmulOptions(const MatmulChainCase& matmul) {
 
 const fb::DataType kTypes[] = {fb::DataType::FLOAT, fb::DataType::HALF, fb::DataType::BFLOAT16};
 
+// A 1x1 channels-last convolution with unit strides and no padding, which runs as a cuBLASLt
+// product; fprop with a bias and relu after it.
+ConvChainCase pointwiseConvolution(fb::DataType type, ConvDirection direction, int64_t n, int64_t c,
+                                   int64_t k) {
+    ConvChainCase conv{.type = type,
+                       .channelsLast = true,
+                       .direction = direction,
+                       .n = n,
+                       .c = c,
+                       .h = 7,
+                       .w = 5,
+                       .k = k,
+                       .r = 1,
+                       .s = 1,
+                       .padding = 0};
+    if (direction == ConvDirection::Fprop) {
+        conv.chain = {ChainOp::Bias, ChainOp::Relu};
+    }
+    return conv;
+}
+
 std::vector<ConvChainCase> convSmokeCases() {
     std::vector<ConvChainCase> cases;
     for (const fb::DataType type : kTypes) {
@@ -89,6 +112,10 @@ std::vector<ConvChainCase> convSmokeCases() {
                              .dilation = 2,
                              .chain = {ChainOp::Bias, ChainOp::Gelu, ChainOp::Residual, ChainOp::Sigmoid}});
         }
+        for (const ConvDirection direction :
+             {ConvDirection::Fprop, ConvDirection::Dgrad, ConvDirection::Wgrad}) {
+            cases.push_back(pointwiseConvolution(type, direction, 2, 24, 40));
+        }
     }
     return cases;
 }
@@ -105,6 +132,14 @@ std::vector<ConvChainCase> convFullCases() {
                              .w = 56,
                              .k = 64,
                              .chain = {ChainOp::Bias, ChainOp::Residual, ChainOp::Relu}});
+        }
+        // A ResNet-50 layer-1 shape at batch 8: the wgrad sums 8 x 56 x 56 positions.
+        for (const ConvDirection direction :
+             {ConvDirection::Fprop, ConvDirection::Dgrad, ConvDirection::Wgrad}) {
+            ConvChainCase conv = pointwiseConvolution(type, direction, 8, 64, 64);
+            conv.h = 56;
+            conv.w = 56;
+            cases.push_back(conv);
         }
     }
     return cases;
@@ -178,6 +213,23 @@ TEST(SmokeGraphSerialization, SerializedPlansReloadAndRunBitIdentically) {
     matmulRun.knobs["global.workspace_size_limit"] = int64_t{1} << 20;
     matmulRun.roundTripSerialization = true;
     expectMatchesReference(cuda_kernels_test::matmulChainGraph(matmul), matmulRun);
+}
+
+// The same 1x1 convolutions through cuDNN (cuda_graph.convolution_gemm = 0), and as a product
+// rebuilt from a serialized plan, which keeps the knob.
+TEST(SmokeGraphConvolutionGemm, TheKnobChoosesCudnnAndSerializedPlansKeepTheProduct) {
+    SKIP_IF_NO_DEVICE();
+    for (const ConvDirection direction : {ConvDirection::Fprop, ConvDirection::Dgrad, ConvDirection::Wgrad}) {
+        const ConvChainCase conv = pointwiseConvolution(fb::DataType::FLOAT, direction, 2, 16, 24);
+        SCOPED_TRACE(cuda_kernels_test::convChainName(conv));
+        RunOptions throughCudnn = convOptions(conv);
+        throughCudnn.knobs["cuda_graph.convolution_gemm"] = int64_t{0};
+        expectMatchesReference(cuda_kernels_test::convChainGraph(conv), throughCudnn);
+        RunOptions reloaded = convOptions(conv);
+        reloaded.knobs["cuda_graph.convolution_gemm"] = int64_t{1};
+        reloaded.roundTripSerialization = true;
+        expectMatchesReference(cuda_kernels_test::convChainGraph(conv), reloaded);
+    }
 }
 
 TEST(SmokeGraphRandom, ConvolutionsAndMatmulsWithRandomChains) {

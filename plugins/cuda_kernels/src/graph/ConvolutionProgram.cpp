@@ -1,5 +1,7 @@
 #include "ConvolutionProgram.hpp"
 
+#include <hipdnn_data_sdk/utilities/ShapeUtilities.hpp>
+
 #include <algorithm>
 
 namespace hipdnn_cuda_kernels {
@@ -9,14 +11,7 @@ namespace fb = hipdnn_flatbuffers_sdk::data_objects;
 namespace {
 
 using Tensor = fb::TensorAttributes;
-
-std::string formatList(const std::vector<int64_t>& values) {
-    std::string text = "[";
-    for (size_t i = 0; i < values.size(); ++i) {
-        text += (i > 0 ? ", " : "") + std::to_string(values[i]);
-    }
-    return text + "]";
-}
+using hipdnn_data_sdk::utilities::formatDims;
 
 std::vector<int64_t> listOf(const flatbuffers::Vector<int64_t>* values) {
     return values == nullptr ? std::vector<int64_t>{} : std::vector<int64_t>(values->begin(), values->end());
@@ -163,8 +158,8 @@ private:
         target.dims = listOf(tensor.dims());
         target.strides = listOf(tensor.strides());
         if (target.dims.size() < 3 || target.strides.size() != target.dims.size()) {
-            return decline(describeTensor(tensor) + " has dims " + formatList(target.dims) + " and strides " +
-                           formatList(target.strides) +
+            return decline(describeTensor(tensor) + " has dims " + formatDims(target.dims) + " and strides " +
+                           formatDims(target.strides) +
                            "; a convolution tensor has rank >= 3 and a stride per dim");
         }
         return true;
@@ -205,8 +200,8 @@ private:
             }
         }
         if (_prePadding != _postPadding) {
-            return decline("has asymmetric padding (pre " + formatList(_prePadding) + ", post " +
-                           formatList(_postPadding) + "), which cuDNN's convolution engines compute wrong");
+            return decline("has asymmetric padding (pre " + formatDims(_prePadding) + ", post " +
+                           formatDims(_postPadding) + "), which cuDNN's convolution engines compute wrong");
         }
         if (_mode != fb::ConvMode::CROSS_CORRELATION && _mode != fb::ConvMode::CONVOLUTION) {
             return decline("has convolution mode UNSET");
@@ -279,7 +274,7 @@ std::string describeConvolution(const ConvolutionProgram& program) {
                             : program.direction == ConvolutionDirection::BackwardData ? "dgrad"
                                                                                       : "wgrad";
     const auto tensor = [](const char* name, const ConvolutionTensor& t) {
-        return std::string(name) + " " + formatList(t.dims) + " " + typeName(t.type);
+        return std::string(name) + " " + formatDims(t.dims) + " " + typeName(t.type);
     };
     return std::string("conv ") + direction + " " + tensor("x", program.x) + ", " + tensor("w", program.w) +
            ", " + tensor("y", program.y);

@@ -5,6 +5,7 @@
 #include "../matmul/CublasLtEngine.hpp"
 #include "../matmul/CublasLtMatmul.hpp"
 #include "../pointwise/PointwiseEngine.hpp"
+#include "ConvolutionGemm.hpp"
 #include "Cudnn.hpp"
 #include "CudnnConvolution.hpp"
 #include "GraphProgram.hpp"
@@ -12,6 +13,7 @@
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 
 #include <algorithm>
+#include <numeric>
 #include <set>
 
 namespace hipdnn_cuda_kernels {
@@ -19,6 +21,27 @@ namespace hipdnn_cuda_kernels {
 namespace {
 
 constexpr const char* kEngineName = "CUDA_GRAPH_ENGINE";
+
+// What an engine configuration asks of the engine.
+struct GraphSettings {
+    CublasLtSettings cublasLt;
+    bool convolutionGemm = true;
+};
+
+GraphSettings graphSettingsFrom(const hipdnn_flatbuffers_sdk::IEngineConfig& config) {
+    return {cublasLtSettingsFrom(config), config.intKnob(kGraphConvolutionGemmKnob).value_or(1) == 1};
+}
+
+// The cuBLASLt product a convolution runs as on `device`, if it is one cuBLASLt runs there.
+std::optional<MatmulProgram> convolutionGemmOn(const DeviceInfo& device,
+                                               const ConvolutionProgram& convolution) {
+    std::string reason;
+    auto program = convolutionAsMatmul(convolution, reason);
+    if (program && program->a.type == ElementType::BFloat16 && device.computeCapability < 80) {
+        return std::nullopt;
+    }
+    return program;
+}
 
 // The segments planned on the device: each anchor's execution context and each kernel's source.
 struct DevicePlan {
@@ -54,13 +77,25 @@ std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> planMatmulSegment(CudaKern
     }
 }
 
-// Plans the convolution of segment `s`; where cuDNN has no engine for a virtual output of another
-// type than the operands', stores that output in the operands' type instead (analysing the graph
-// again with that storage type).
+// Plans the convolution of segment `s`: as a cuBLASLt product where it is one and the settings ask,
+// else through cuDNN; where cuDNN has no engine for a virtual output of another type than the
+// operands', stores that output in the operands' type instead (analysing the graph again with that
+// storage type).
 bool planConvolutionSegment(CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
-                            size_t s, MemoryVirtuals& overrides, DevicePlan& plan, std::string& reason) {
+                            size_t s, const GraphSettings& settings, MemoryVirtuals& overrides,
+                            DevicePlan& plan, std::string& reason) {
     const ConvolutionProgram& convolution = *plan.program.segments[s].convolution;
     const std::string node = graph.node(plan.program.segments[s].anchor).describe();
+    if (settings.convolutionGemm) {
+        if (const auto gemm = convolutionGemmOn(handle.device(), convolution)) {
+            plan.anchors[s] = planMatmulSegment(handle, *gemm, settings.cublasLt, reason);
+            if (plan.anchors[s] == nullptr) {
+                reason = node + " as a matrix product: " + reason;
+                return false;
+            }
+            return true;
+        }
+    }
     plan.anchors[s] = makeCudnnConvolution(handle, convolution, reason);
     if (plan.anchors[s] != nullptr) {
         return true;
@@ -87,7 +122,7 @@ bool planConvolutionSegment(CudaKernelsHandle& handle, const hipdnn_flatbuffers_
 
 std::optional<DevicePlan> planGraph(CudaKernelsHandle& handle,
                                     const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
-                                    const CublasLtSettings& settings, std::string& reason) {
+                                    const GraphSettings& settings, std::string& reason) {
     MemoryVirtuals overrides;
     auto program = analyzeGraphProgram(graph, overrides, reason);
     if (!program) {
@@ -100,13 +135,13 @@ std::optional<DevicePlan> planGraph(CudaKernelsHandle& handle,
     for (size_t s = 0; s < count; ++s) {
         const GraphSegment& segment = plan.program.segments[s];
         if (segment.anchorKind == AnchorKind::Matmul) {
-            plan.anchors[s] = planMatmulSegment(handle, *segment.matmul, settings, reason);
+            plan.anchors[s] = planMatmulSegment(handle, *segment.matmul, settings.cublasLt, reason);
             if (plan.anchors[s] == nullptr) {
                 reason = graph.node(segment.anchor).describe() + ": " + reason;
                 return std::nullopt;
             }
         } else if (segment.anchorKind == AnchorKind::Convolution &&
-                   !planConvolutionSegment(handle, graph, s, overrides, plan, reason)) {
+                   !planConvolutionSegment(handle, graph, s, settings, overrides, plan, reason)) {
             return std::nullopt;
         }
     }
@@ -204,14 +239,50 @@ GraphEngine::GraphEngine() : GraphConfigSerializedEngine(hipdnn_data_sdk::utilit
 
 bool GraphEngine::isApplicable(CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
                                std::string& reason) const {
-    return planGraph(handle, graph, CublasLtSettings{}, reason).has_value();
+    return planGraph(handle, graph, GraphSettings{}, reason).has_value();
+}
+
+std::vector<hipdnn_flatbuffers_sdk::KnobDescription> GraphEngine::knobs(
+    CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
+    using hipdnn_flatbuffers_sdk::IntKnobConstraint;
+    using hipdnn_flatbuffers_sdk::KnobDescription;
+    std::string reason;
+    const auto program = analyzeGraphProgram(graph, {}, reason);
+    if (!program) {
+        return {};
+    }
+    bool convolutionGemm = false;
+    bool cublasLt = false;
+    for (const GraphSegment& segment : program->segments) {
+        const bool gemm = segment.convolution && convolutionGemmOn(handle.device(), *segment.convolution);
+        convolutionGemm = convolutionGemm || gemm;
+        cublasLt = cublasLt || gemm || segment.matmul;
+    }
+    std::vector<KnobDescription> knobs;
+    if (convolutionGemm) {
+        knobs.push_back(KnobDescription::intKnob(
+            std::string(kGraphConvolutionGemmKnob),
+            "1: 1x1 convolutions with unit strides and no padding over channels-last tensors run as one "
+            "cuBLASLt matrix product; 0: every convolution runs through cuDNN",
+            1, IntKnobConstraint::oneOf({0, 1})));
+    }
+    if (cublasLt) {
+        std::vector<int64_t> candidates(kCublasLtCandidates);
+        std::iota(candidates.begin(), candidates.end(), 0);
+        knobs.push_back(KnobDescription::intKnob(
+            std::string(kCublasLtAlgorithmKnob),
+            "index into cuBLASLt's heuristic candidates for every cuBLASLt product of the graph, best first "
+            "(plan build fails when the heuristics return fewer)",
+            0, IntKnobConstraint::oneOf(std::move(candidates))));
+    }
+    return knobs;
 }
 
 std::size_t GraphEngine::workspaceSize(CudaKernelsHandle& handle,
                                        const hipdnn_flatbuffers_sdk::EngineConfigWrapper& config,
                                        const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
     std::string reason;
-    const auto plan = planGraph(handle, graph, cublasLtSettingsFrom(config), reason);
+    const auto plan = planGraph(handle, graph, graphSettingsFrom(config), reason);
     if (!plan) {
         throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE,
                                              std::string(kEngineName) + " cannot run this graph: " + reason);
@@ -223,7 +294,7 @@ std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> GraphEngine::contextForCon
     CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::EngineConfigWrapper& config,
     const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
     std::string reason;
-    auto plan = planGraph(handle, graph, cublasLtSettingsFrom(config), reason);
+    auto plan = planGraph(handle, graph, graphSettingsFrom(config), reason);
     if (!plan) {
         throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE,
                                              std::string(kEngineName) + " cannot run this graph: " + reason);

@@ -89,8 +89,10 @@ GraphBuilder& GraphBuilder::addTensor(int64_t uid, std::string name, DataType da
     return *this;
 }
 
-GraphBuilder& GraphBuilder::addScalar(int64_t uid, std::string name, DataType dataType, double value) {
-    _tensors.push_back({uid, std::move(name), dataType, {1}, {1}, false, value});
+GraphBuilder& GraphBuilder::addScalar(int64_t uid, std::string name, DataType dataType, double value,
+                                      std::vector<int64_t> dims) {
+    std::vector<int64_t> strides(dims.size(), 1);
+    _tensors.push_back({uid, std::move(name), dataType, std::move(dims), std::move(strides), false, value});
     return *this;
 }
 

@@ -18,7 +18,7 @@ namespace {
 
 // Serialized form: magic, format version, the plan's tensor bindings and cuDNN's JSON.
 constexpr std::string_view kMagic = "HDNNCUDN";
-constexpr uint32_t kFormatVersion = 2;
+constexpr uint32_t kFormatVersion = 3;
 
 constexpr const char* kLogComponent = "cudnn";
 // Executes with the previous call's pointers before the plan is captured as a CUDA graph: a
@@ -100,6 +100,7 @@ void CudnnExecutionContext::execute(hipdnn_plugin_sdk::PluginHandleBase& handle,
     }
     cudaStream_t stream = nullptr;
     checkCudnn(cudnnGetStream(cudnnHandle.cudnn(), &stream), "cudnnGetStream");
+    zeroOutputs(buffers, stream);
     if (replayReady(cudnnHandle.cudnn(), stream)) {
         _replay.launch(stream);
         return;
@@ -108,6 +109,21 @@ void CudnnExecutionContext::execute(hipdnn_plugin_sdk::PluginHandleBase& handle,
     if (status != CUDNN_STATUS_SUCCESS) {
         throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR,
                                              "cudnnBackendExecute failed: " + describeCudnnStatus(status));
+    }
+}
+
+void CudnnExecutionContext::zeroOutputs(const hipdnn_plugin_sdk::DeviceBuffers& buffers,
+                                        cudaStream_t stream) const {
+    for (const ZeroedOutput& output : _bindings.zeroedOutputs) {
+        const cudaError_t error =
+            cudaMemsetAsync(buffers.pointer(output.uid), 0, static_cast<size_t>(output.bytes), stream);
+        if (error != cudaSuccess) {
+            cudaGetLastError();
+            throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR,
+                                                 "cudaMemsetAsync of output uid " +
+                                                     std::to_string(output.uid) +
+                                                     " failed: " + cudaGetErrorName(error));
+        }
     }
 }
 
@@ -154,6 +170,11 @@ std::vector<uint8_t> CudnnExecutionContext::serialize() const {
         writer.put(scalar.uid);
         writer.put(static_cast<int32_t>(scalar.type));
         writer.put(scalar.value);
+    }
+    writer.put(static_cast<uint64_t>(_bindings.zeroedOutputs.size()));
+    for (const ZeroedOutput& output : _bindings.zeroedOutputs) {
+        writer.put(output.uid);
+        writer.put(output.bytes);
     }
     writer.put(static_cast<uint64_t>(json.size()));
     writer.putBytes(json.data(), json.size());
@@ -210,6 +231,22 @@ std::unique_ptr<CudnnExecutionContext> CudnnExecutionContext::deserialize(cudnnH
         scalar.type = type;
         scalar.value = reader.get<double>();
         bindings.scalars.push_back(scalar);
+    }
+    const auto zeroedCount = reader.get<uint64_t>();
+    for (uint64_t i = 0; i < zeroedCount; ++i) {
+        ZeroedOutput output;
+        output.uid = reader.get<int64_t>();
+        output.bytes = reader.get<int64_t>();
+        if (std::find(bindings.deviceUids.begin(), bindings.deviceUids.end(), output.uid) ==
+                bindings.deviceUids.end() ||
+            output.bytes <= 0) {
+            throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+                                                 "serialized cuDNN execution context zeroes " +
+                                                     std::to_string(output.bytes) + " bytes of tensor uid " +
+                                                     std::to_string(output.uid) +
+                                                     ", which is no device tensor of the plan");
+        }
+        bindings.zeroedOutputs.push_back(output);
     }
     const auto jsonSize = reader.get<uint64_t>();
     const auto* json = reinterpret_cast<const char*>(reader.take(jsonSize));

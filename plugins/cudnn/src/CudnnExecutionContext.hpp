@@ -40,6 +40,8 @@ public:
                                                               std::span<const uint8_t> bytes);
 
 private:
+    /// Enqueues the zeroing of the outputs cuDNN leaves partly unwritten, ahead of the plan.
+    void zeroOutputs(const hipdnn_plugin_sdk::DeviceBuffers& buffers, cudaStream_t stream) const;
     /// True when this call can replay the captured graph (capturing it first if needed).
     bool replayReady(cudnnHandle_t cudnn, cudaStream_t stream);
 

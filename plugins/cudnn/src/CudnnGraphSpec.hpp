@@ -69,6 +69,24 @@ struct TensorSpec {
     /// A real tensor the graph itself needs (not a user buffer): it lives in the workspace at this
     /// byte offset (cuDNN's fused attention backward reads and writes such intermediates).
     std::optional<int64_t> workspaceOffset;
+    /// An output cuDNN leaves partly unwritten (attention's rows past seq_len_q): execute sets it
+    /// to zero on the stream before cuDNN runs. Only dense tensors are marked (no gaps to clobber).
+    bool zeroedBeforeExecute = false;
+    /// What global.benchmarking's scratch copy of this INT32 tensor holds instead of its byte
+    /// pattern: sequence lengths bound the matmuls they override, so they must not exceed the dims.
+    std::optional<int32_t> timingValue;
+
+    /// Elements from the first to the last one the tensor addresses (0 for an empty tensor).
+    size_t storageElements() const {
+        size_t last = 0;
+        for (size_t i = 0; i < dims.size(); ++i) {
+            if (dims[i] == 0) {
+                return 0;
+            }
+            last += static_cast<size_t>((dims[i] - 1) * strides[i]);
+        }
+        return last + 1;
+    }
 };
 
 /// A descriptor an operation refers to (convolution, pointwise, matmul, reduction descriptor).

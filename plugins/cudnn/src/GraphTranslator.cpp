@@ -260,6 +260,21 @@ void TranslationContext::swapDims(int64_t uid, size_t first, size_t second) {
     std::swap(spec.strides.at(first), spec.strides.at(second));
 }
 
+void TranslationContext::zeroBeforeExecute(int64_t uid, const char* port) {
+    TensorSpec& spec = _spec.tensors.at(uid);
+    size_t elements = 1;
+    for (const int64_t dim : spec.dims) {
+        elements *= static_cast<size_t>(dim);
+    }
+    // The graph contract gives an output distinct elements, so it is dense when they fill its span.
+    if (elements != spec.storageElements()) {
+        fail(std::string(port) + " has gaps between its elements (" + std::to_string(elements) +
+             " elements over " + std::to_string(spec.storageElements()) +
+             "); the plugin zeroes it before cuDNN runs, which would overwrite the memory between them");
+    }
+    spec.zeroedBeforeExecute = true;
+}
+
 void TranslationContext::restrideUnitDims(int64_t uid, const std::vector<size_t>& innerToOuter) {
     TensorSpec& spec = _spec.tensors.at(uid);
     int64_t packed = 1;

@@ -60,6 +60,11 @@ public:
     /// dim order `innerToOuter` (innermost first) has there. Those strides never address memory,
     /// but cuDNN infers a tensor's layout from the order of its strides.
     void restrideUnitDims(int64_t uid, const std::vector<size_t>& innerToOuter);
+    /// Has execute set user output `uid` to zero before cuDNN runs (TensorSpec::zeroedBeforeExecute);
+    /// fails naming `port` when the tensor has gaps between its elements, which zeroing would clobber.
+    void zeroBeforeExecute(int64_t uid, const char* port);
+    /// What global.benchmarking's scratch copy of INT32 tensor `uid` holds (TensorSpec::timingValue).
+    void setTimingValue(int64_t uid, int32_t value) { _spec.tensors.at(uid).timingValue = value; }
     /// Records structural nondeterminism of the graph (CudnnGraphSpec::nondeterminism).
     void setNondeterminism(std::string reason) { _spec.nondeterminism = std::move(reason); }
 
@@ -118,8 +123,17 @@ struct PointwiseOptions {
 void addPointwiseOperation(TranslationContext& context, cudnnPointwiseMode_t mode, const std::string& label,
                            int64_t x, std::optional<int64_t> b, int64_t y,
                            const PointwiseOptions& options = {});
+/// Tensors whose per-batch values replace a matmul's M, N or K (INT32, one value per batch):
+/// attention's sequence lengths, so that padded rows and columns are never computed.
+struct GemmOverrides {
+    std::optional<int64_t> m;
+    std::optional<int64_t> n;
+    std::optional<int64_t> k;
+};
+
 /// One matmul c = a x b with float accumulation (used by decompositions too).
-void addMatmulOperation(TranslationContext& context, int64_t a, int64_t b, int64_t c);
+void addMatmulOperation(TranslationContext& context, int64_t a, int64_t b, int64_t c,
+                        const GemmOverrides& overrides = {});
 /// One reduction of x into y over the dims where y is 1 (used by decompositions too).
 void addReductionOperation(TranslationContext& context, cudnnReduceTensorOp_t mode, const std::string& label,
                            int64_t x, int64_t y);

@@ -4,11 +4,20 @@
 
 namespace hipdnn_cudnn_plugin {
 
-void addMatmulOperation(TranslationContext& context, int64_t a, int64_t b, int64_t c) {
+void addMatmulOperation(TranslationContext& context, int64_t a, int64_t b, int64_t c,
+                        const GemmOverrides& overrides) {
     OperationSpec& operation = context.addOperation(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR, "MATMUL");
     operation.ports = {{CUDNN_ATTR_OPERATION_MATMUL_ADESC, {a}},
                        {CUDNN_ATTR_OPERATION_MATMUL_BDESC, {b}},
                        {CUDNN_ATTR_OPERATION_MATMUL_CDESC, {c}}};
+    for (const auto& [attribute, uid] :
+         {std::pair{CUDNN_ATTR_OPERATION_MATMUL_GEMM_M_OVERRIDE_DESC, overrides.m},
+          std::pair{CUDNN_ATTR_OPERATION_MATMUL_GEMM_N_OVERRIDE_DESC, overrides.n},
+          std::pair{CUDNN_ATTR_OPERATION_MATMUL_GEMM_K_OVERRIDE_DESC, overrides.k}}) {
+        if (uid) {
+            operation.ports.push_back({attribute, {*uid}});
+        }
+    }
     SubDescriptorSpec descriptor{CUDNN_BACKEND_MATMUL_DESCRIPTOR, {}};
     descriptor.attributes.push_back(Attribute::scalar(CUDNN_ATTR_MATMUL_COMP_TYPE, CUDNN_TYPE_DATA_TYPE,
                                                       TranslationContext::kComputeType));

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace hipdnn_cudnn_plugin {
 
@@ -63,17 +64,6 @@ private:
     cudaEvent_t _event = nullptr;
 };
 
-size_t storageElements(const TensorSpec& tensor) {
-    size_t last = 0;
-    for (size_t i = 0; i < tensor.dims.size(); ++i) {
-        if (tensor.dims[i] == 0) {
-            return 0;
-        }
-        last += static_cast<size_t>((tensor.dims[i] - 1) * tensor.strides[i]);
-    }
-    return last + 1;
-}
-
 }  // namespace
 
 std::vector<double> timePlans(cudnnHandle_t cudnn, const CudnnGraphSpec& spec,
@@ -84,7 +74,13 @@ std::vector<double> timePlans(cudnnHandle_t cudnn, const CudnnGraphSpec& spec,
     for (size_t i = 0; i < bindings.deviceUids.size(); ++i) {
         const TensorSpec& tensor = spec.tensors.at(bindings.deviceUids[i]);
         tensors.push_back(
-            std::make_unique<ScratchBuffer>(cudnnStorageBytes(tensor.dataType, storageElements(tensor))));
+            std::make_unique<ScratchBuffer>(cudnnStorageBytes(tensor.dataType, tensor.storageElements())));
+        if (tensor.timingValue) {
+            const std::vector<int32_t> values(tensor.storageElements(), *tensor.timingValue);
+            checkCuda(cudaMemcpy(tensors.back()->data(), values.data(), values.size() * sizeof(int32_t),
+                                 cudaMemcpyHostToDevice),
+                      "cudaMemcpy");
+        }
         arrays.setDevice(i, tensors.back()->data());
     }
     int64_t workspaceBytes = 0;

@@ -1,14 +1,18 @@
 // Attention -> cuDNN 9's fused flash-attention graphs, spelled as cudnn-frontend spells them, since
 // cuDNN recognizes its fused attention engines by the graph's exact shape:
 // - forward without mask or bias: the single SDPA_FWD operation (cuDNN >= 9.13.1);
-// - forward with a causal mask or a bias: matmul, scale, [bias], [causal mask], softmax with
-//   the statistics (in the workspace when the graph has no statistics output), matmul;
+// - forward with a padding mask, a causal mask or a bias: matmul, scale, [bias], [padding mask],
+//   [causal mask], softmax with the statistics (in the workspace when the graph has no statistics
+//   output), matmul;
 // - backward: the flash backward graph, with the row sums of dO * O and the dQ accumulator in
 //   the workspace, dQ accumulated with atomics (so the deterministic engine declines it).
+// A padding mask's per-batch lengths also override the matmuls' M, N and K, so that padded rows and
+// columns are never computed.
 // K (and V in backward) are described to cuDNN as transposed views of the caller's buffers.
 #include "GraphTranslator.hpp"
 
 #include <limits>
+#include <tuple>
 
 namespace hipdnn_cudnn_plugin {
 
@@ -17,7 +21,8 @@ namespace {
 // cudnn-frontend uses the unified operation from this release on.
 constexpr size_t kUnifiedForwardVersion = 91301;
 // Releases up to 9.15.0 return NaN gradients when the key sequence is not a multiple of 128
-// unless a padding mask is added (cudnn-frontend issue 160); this engine does not add one.
+// unless the graph has a padding mask (cudnn-frontend issue 160; its workaround adds one of full
+// lengths); this engine adds none, so graphs without one are declined there.
 constexpr size_t kBackwardAnyLengthVersion = 91501;
 constexpr int64_t kBackwardLengthMultiple = 128;
 constexpr int64_t kMaxHeadDim = 256;
@@ -48,6 +53,15 @@ struct Options {
     std::optional<float> scaleValue;
     bool causal = false;
     bool bottomRight = false;
+    // The padding mask's per-batch lengths, (B, 1, 1, 1) tensors: both or neither.
+    std::optional<int64_t> seqLenQ;
+    std::optional<int64_t> seqLenKv;
+
+    bool padding() const { return seqLenQ.has_value(); }
+    // A matmul's overrides by what its M, N and K run over (none without a padding mask).
+    GemmOverrides queriesByKeys() const { return {seqLenQ, seqLenKv, std::nullopt}; }
+    GemmOverrides queriesOverKeys() const { return {seqLenQ, std::nullopt, seqLenKv}; }
+    GemmOverrides keysOverQueries() const { return {seqLenKv, std::nullopt, seqLenQ}; }
 };
 
 template <class Attributes>
@@ -59,6 +73,9 @@ Options optionsOf(const Attributes& a) {
     const bool bottomRightAlignment = a.diagonal_alignment() == fb::DiagonalAlignment::BOTTOM_RIGHT;
     options.bottomRight = a.causal_mask_bottom_right() || (a.causal_mask() && bottomRightAlignment);
     options.causal = a.causal_mask() && !options.bottomRight;
+    // The graph contract gives both lengths exactly when padding_mask is set.
+    options.seqLenQ = a.seq_len_q_tensor_uid();
+    options.seqLenKv = a.seq_len_kv_tensor_uid();
     return options;
 }
 
@@ -70,8 +87,32 @@ const char* typeName(cudnnDataType_t type) {
             return "HALF";
         case CUDNN_DATA_BFLOAT16:
             return "BFLOAT16";
+        case CUDNN_DATA_INT32:
+            return "INT32";
+        case CUDNN_DATA_INT64:
+            return "INT64";
         default:
             return "a type other than HALF and BFLOAT16";
+    }
+}
+
+// The padding mask's lengths bound cuDNN's matmuls, so cuDNN reads them as INT32 from device memory
+// (the graph contract has checked their dims). global.benchmarking times with the full lengths.
+void checkLengths(TranslationContext& context, const Options& options, const Shapes& shapes) {
+    for (const auto& [uid, port, full] : {std::tuple{*options.seqLenQ, "seq_len_q", shapes.seqQ},
+                                          std::tuple{*options.seqLenKv, "seq_len_kv", shapes.seqKv}}) {
+        const TensorSpec& lengths = context.tensorSpec(context.tensor(uid, port));
+        if (lengths.byValue) {
+            context.fail(
+                std::string(port) +
+                " is passed by value; cuDNN's fused attention reads the sequence lengths from device "
+                "memory");
+        }
+        if (lengths.dataType != CUDNN_DATA_INT32) {
+            context.fail(std::string(port) + " has data type " + typeName(lengths.dataType) +
+                         "; cuDNN's fused attention reads INT32 sequence lengths");
+        }
+        context.setTimingValue(uid, static_cast<int32_t>(full));
     }
 }
 
@@ -82,9 +123,6 @@ Shapes checkCommon(TranslationContext& context, const Attributes& a, int64_t q, 
     if (context.nodeCount() != 1) {
         context.fail("cuDNN's fused attention runs attention as the graph's only node; this graph has " +
                      std::to_string(context.nodeCount()) + " nodes");
-    }
-    if (a.padding_mask()) {
-        context.fail("padding masks (seq_len_q, seq_len_kv) are not mapped to cuDNN's fused attention");
     }
     if (a.dropout_probability().value_or(0.0F) > 0.0F) {
         context.fail(
@@ -121,7 +159,12 @@ Shapes checkCommon(TranslationContext& context, const Attributes& a, int64_t q, 
         }
     }
     const Options options = optionsOf(a);
-    if (options.bottomRight && shapes.seqQ > shapes.seqKv) {
+    if (options.padding()) {
+        checkLengths(context, options, shapes);
+    }
+    // With a padding mask, rows without keys are a matter of the lengths, which cuDNN masks per batch
+    // (cudnn-frontend allows more queries than keys there).
+    if (options.bottomRight && !options.padding() && shapes.seqQ > shapes.seqKv) {
         context.fail("a bottom-right causal mask with more queries (" + std::to_string(shapes.seqQ) +
                      ") than keys (" + std::to_string(shapes.seqKv) +
                      ") leaves rows without keys, which cuDNN's fused attention does not run");
@@ -175,50 +218,86 @@ int64_t scaledScores(TranslationContext& context, const Options& options, const 
     return biased;
 }
 
+PointwiseOptions computedIn(cudnnDataType_t precision) {
+    PointwiseOptions options;
+    options.mathPrecision = precision;
+    return options;
+}
+
+// GEN_INDEX of the scores along `axis` (kSeq: the query row, kDim: the key column), INT32.
+int64_t scoreIndex(TranslationContext& context, const Shapes& shapes, int64_t scores, size_t axis,
+                   const std::string& name, PointwiseOptions options = {}) {
+    options.axis = static_cast<int64_t>(axis);
+    const int64_t index = context.addVirtual(shapes.scores(), CUDNN_DATA_INT32, name + "_index");
+    addPointwiseOperation(context, CUDNN_POINTWISE_GEN_INDEX, "GEN_INDEX " + name, scores, std::nullopt,
+                          index, options);
+    return index;
+}
+
+// The scores where the BOOLEAN `keep` holds, -inf elsewhere.
+int64_t keptScores(TranslationContext& context, const Shapes& shapes, int64_t scores, int64_t keep,
+                   const std::string& mask) {
+    PointwiseOptions select;
+    select.t = keep;
+    const int64_t masked = context.addVirtual(shapes.scores(), CUDNN_DATA_FLOAT, mask + "_masked_scores");
+    addPointwiseOperation(
+        context, CUDNN_POINTWISE_BINARY_SELECT, "BINARY_SELECT " + mask, scores,
+        context.addScalar(-std::numeric_limits<double>::infinity(), CUDNN_DATA_FLOAT, "minus_inf"), masked,
+        select);
+    return masked;
+}
+
+// Scores of query rows i >= seq_len_q or key columns j >= seq_len_kv of their batch set to -inf.
+int64_t paddingMasked(TranslationContext& context, const Options& options, const Shapes& shapes,
+                      int64_t scores) {
+    if (!options.padding()) {
+        return scores;
+    }
+    const int64_t row =
+        scoreIndex(context, shapes, scores, kSeq, "padding_row", computedIn(CUDNN_DATA_INT32));
+    const int64_t column =
+        scoreIndex(context, shapes, scores, kDim, "padding_column", computedIn(CUDNN_DATA_INT32));
+    const PointwiseOptions boolean = computedIn(CUDNN_DATA_BOOLEAN);
+    const int64_t queryValid = context.addVirtual(shapes.scores(), CUDNN_DATA_BOOLEAN, "query_valid");
+    addPointwiseOperation(context, CUDNN_POINTWISE_CMP_LT, "CMP_LT seq_len_q", row, *options.seqLenQ,
+                          queryValid, boolean);
+    const int64_t keyValid = context.addVirtual(shapes.scores(), CUDNN_DATA_BOOLEAN, "key_valid");
+    addPointwiseOperation(context, CUDNN_POINTWISE_CMP_LT, "CMP_LT seq_len_kv", column, *options.seqLenKv,
+                          keyValid, boolean);
+    const int64_t keep = context.addVirtual(shapes.scores(), CUDNN_DATA_BOOLEAN, "padding_keep");
+    addPointwiseOperation(context, CUDNN_POINTWISE_LOGICAL_AND, "LOGICAL_AND", queryValid, keyValid, keep,
+                          boolean);
+    return keptScores(context, shapes, scores, keep, "padding");
+}
+
 // Scores where key j lies past query i's diagonal set to -inf: keep j <= i (top-left) or
-// j <= i + Skv - Sq (bottom-right).
+// j <= i + Skv - Sq (bottom-right; with a padding mask its lengths per batch).
 int64_t causalMasked(TranslationContext& context, const Options& options, const Shapes& shapes,
                      int64_t scores) {
     if (!options.causal && !options.bottomRight) {
         return scores;
     }
-    const auto indexOptions = [](int64_t axis) {
-        PointwiseOptions gen;
-        gen.axis = axis;
-        return gen;
-    };
-    PointwiseOptions integer;
-    integer.mathPrecision = CUDNN_DATA_INT32;
-    int64_t row = context.addVirtual(shapes.scores(), CUDNN_DATA_INT32, "row_index");
-    addPointwiseOperation(context, CUDNN_POINTWISE_GEN_INDEX, "GEN_INDEX row", scores, std::nullopt, row,
-                          indexOptions(kSeq));
+    int64_t row = scoreIndex(context, shapes, scores, kSeq, "row");
     if (options.bottomRight) {
+        const int64_t keys = options.padding() ? *options.seqLenKv
+                                               : context.addScalar(static_cast<double>(shapes.seqKv),
+                                                                   CUDNN_DATA_INT32, "seq_kv");
+        const int64_t queries = options.padding() ? *options.seqLenQ
+                                                  : context.addScalar(static_cast<double>(shapes.seqQ),
+                                                                      CUDNN_DATA_INT32, "seq_q");
+        const PointwiseOptions integer = computedIn(CUDNN_DATA_INT32);
         const int64_t plusKeys = context.addVirtual(shapes.scores(), CUDNN_DATA_INT32, "row_plus_seq_kv");
-        addPointwiseOperation(
-            context, CUDNN_POINTWISE_ADD, "ADD seq_kv", row,
-            context.addScalar(static_cast<double>(shapes.seqKv), CUDNN_DATA_INT32, "seq_kv"), plusKeys,
-            integer);
+        addPointwiseOperation(context, CUDNN_POINTWISE_ADD, "ADD seq_kv", row, keys, plusKeys, integer);
         const int64_t diagonal = context.addVirtual(shapes.scores(), CUDNN_DATA_INT32, "diagonal");
-        addPointwiseOperation(context, CUDNN_POINTWISE_SUB, "SUB seq_q", plusKeys,
-                              context.addScalar(static_cast<double>(shapes.seqQ), CUDNN_DATA_INT32, "seq_q"),
-                              diagonal, integer);
+        addPointwiseOperation(context, CUDNN_POINTWISE_SUB, "SUB seq_q", plusKeys, queries, diagonal,
+                              integer);
         row = diagonal;
     }
-    const int64_t column = context.addVirtual(shapes.scores(), CUDNN_DATA_INT32, "column_index");
-    addPointwiseOperation(context, CUDNN_POINTWISE_GEN_INDEX, "GEN_INDEX column", scores, std::nullopt,
-                          column, indexOptions(kDim));
-    PointwiseOptions boolean;
-    boolean.mathPrecision = CUDNN_DATA_BOOLEAN;
+    const int64_t column = scoreIndex(context, shapes, scores, kDim, "column");
     const int64_t keep = context.addVirtual(shapes.scores(), CUDNN_DATA_BOOLEAN, "causal_keep");
-    addPointwiseOperation(context, CUDNN_POINTWISE_CMP_GE, "CMP_GE", row, column, keep, boolean);
-    PointwiseOptions select;
-    select.t = keep;
-    const int64_t masked = context.addVirtual(shapes.scores(), CUDNN_DATA_FLOAT, "masked_scores");
-    addPointwiseOperation(
-        context, CUDNN_POINTWISE_BINARY_SELECT, "BINARY_SELECT causal", scores,
-        context.addScalar(-std::numeric_limits<double>::infinity(), CUDNN_DATA_FLOAT, "minus_inf"), masked,
-        select);
-    return masked;
+    addPointwiseOperation(context, CUDNN_POINTWISE_CMP_GE, "CMP_GE", row, column, keep,
+                          computedIn(CUDNN_DATA_BOOLEAN));
+    return keptScores(context, shapes, scores, keep, "causal");
 }
 
 void translateUnifiedForward(TranslationContext& context, const Options& options, int64_t q, int64_t k,
@@ -247,7 +326,18 @@ void translateSdpa(TranslationContext& context, const fb::SdpaAttributes& attrib
         requireDenseRows(context, context.tensor(*stats, "stats"), shapes);
     }
     const Options options = optionsOf(attributes);
-    const bool masked = options.bias || options.causal || options.bottomRight;
+    if (options.padding()) {
+        if (stats) {
+            context.fail(
+                "a padding mask with a stats output is not mapped: cuDNN writes -inf as the statistics of "
+                "query rows past seq_len_q (releases before 9.14 leave them undefined), where the graph "
+                "defines +inf for a row that sees no key");
+        }
+        // cuDNN leaves O's rows past seq_len_q undefined (cudnn-frontend's tests zero them on both
+        // sides before comparing), where the graph defines 0.
+        context.zeroBeforeExecute(o, "o");
+    }
+    const bool masked = options.bias || options.causal || options.bottomRight || options.padding();
     if (!masked && context.target().cudnnVersion >= kUnifiedForwardVersion) {
         translateUnifiedForward(context, options, q, k, v, o, stats);
         return;
@@ -255,10 +345,11 @@ void translateSdpa(TranslationContext& context, const fb::SdpaAttributes& attrib
 
     context.swapDims(k, kSeq, kDim);  // K^T: (B, Hk, D, Skv)
     const int64_t scores = context.addVirtual(shapes.scores(), CUDNN_DATA_FLOAT, "scores");
-    addMatmulOperation(context, q, k, scores);
-    const int64_t logits =
-        causalMasked(context, options, shapes,
-                     scaledScores(context, options, shapes, scaleTensor(context, options), scores));
+    addMatmulOperation(context, q, k, scores, options.queriesByKeys());
+    const int64_t logits = causalMasked(
+        context, options, shapes,
+        paddingMasked(context, options, shapes,
+                      scaledScores(context, options, shapes, scaleTensor(context, options), scores)));
 
     const int64_t maximum = context.addVirtual(shapes.rows(), CUDNN_DATA_FLOAT, "row_max");
     addReductionOperation(context, CUDNN_REDUCE_TENSOR_MAX, "MAX", logits, maximum);
@@ -278,7 +369,7 @@ void translateSdpa(TranslationContext& context, const fb::SdpaAttributes& attrib
     // cuDNN's fused attention reads the probabilities in the io type.
     const int64_t probabilities = context.addVirtual(shapes.scores(), shapes.ioType, "probabilities");
     addPointwiseOperation(context, CUDNN_POINTWISE_DIV, "DIV row_sum", exponentials, sum, probabilities);
-    addMatmulOperation(context, probabilities, v, o);
+    addMatmulOperation(context, probabilities, v, o, options.queriesOverKeys());
 }
 
 void translateSdpaBackward(TranslationContext& context, const fb::SdpaBackwardAttributes& attributes) {
@@ -301,14 +392,14 @@ void translateSdpaBackward(TranslationContext& context, const fb::SdpaBackwardAt
                          " and stride 1 along the head dim for cuDNN's fused attention");
         }
     }
-    if (context.target().cudnnVersion < kBackwardAnyLengthVersion &&
+    const Options options = optionsOf(attributes);
+    if (!options.padding() && context.target().cudnnVersion < kBackwardAnyLengthVersion &&
         shapes.seqKv % kBackwardLengthMultiple != 0) {
         context.fail("cuDNN " + std::to_string(context.target().cudnnVersion) +
                      " computes NaN attention gradients for a key sequence (" + std::to_string(shapes.seqKv) +
                      ") that is not a multiple of " + std::to_string(kBackwardLengthMultiple) +
-                     "; cuDNN 9.15.1 and later run any length");
+                     " without a padding mask; cuDNN 9.15.1 and later run any length");
     }
-    const Options options = optionsOf(attributes);
     context.setNondeterminism("cuDNN's fused attention backward accumulates dQ with atomic additions");
     const bool grouped = shapes.kvHeads != shapes.queryHeads;
     const std::vector<int64_t> kStrides = context.tensorSpec(k).strides;
@@ -329,9 +420,10 @@ void translateSdpaBackward(TranslationContext& context, const fb::SdpaBackwardAt
     context.swapDims(k, kSeq, kDim);  // K^T: (B, Hk, D, Skv)
     context.swapDims(v, kSeq, kDim);  // V^T: (B, Hk, Dv, Skv)
     const int64_t scores = context.addVirtual(shapes.scores(), CUDNN_DATA_FLOAT, "scores");
-    addMatmulOperation(context, q, k, scores);
+    addMatmulOperation(context, q, k, scores, options.queriesByKeys());
     const int64_t scale = scaleTensor(context, options);
-    const int64_t logits = scaledScores(context, options, shapes, scale, scores);
+    const int64_t logits =
+        paddingMasked(context, options, shapes, scaledScores(context, options, shapes, scale, scores));
     const int64_t centered = context.addVirtual(shapes.scores(), CUDNN_DATA_FLOAT, "minus_stats");
     addPointwiseOperation(context, CUDNN_POINTWISE_SUB, "SUB stats", logits, stats, centered);
     const int64_t masked = causalMasked(context, options, shapes, centered);
@@ -350,22 +442,23 @@ void translateSdpaBackward(TranslationContext& context, const fb::SdpaBackwardAt
     };
     // With grouped heads the gradient of each query head is formed, then summed per key head. The
     // per-head gradients must be in the io type: cuDNN 9.19 accepts FLOAT there and computes
-    // wrong dK and dV (observed on the H200).
+    // wrong dK and dV (observed on the H200). Both gradients run over the keys, summing over the
+    // queries.
     const auto gradient = [&](int64_t a, int64_t b, int64_t out, int64_t dim, const std::string& name) {
         if (!grouped) {
-            addMatmulOperation(context, a, b, out);
+            addMatmulOperation(context, a, b, out, options.keysOverQueries());
             return;
         }
         const int64_t full = context.addVirtual({shapes.batch, shapes.queryHeads, shapes.seqKv, dim},
                                                 shapes.ioType, name + "_all_heads");
-        addMatmulOperation(context, a, b, full);
+        addMatmulOperation(context, a, b, full, options.keysOverQueries());
         addReductionOperation(context, CUDNN_REDUCE_TENSOR_ADD, "ADD heads", full, out);
     };
     gradient(transposed(probabilities, "probabilities_t"), dO, dV, shapes.valueDim, "dv");
 
     // dS = scale * P * (dO V^T - softmax_sum).
     const int64_t dP = context.addVirtual(shapes.scores(), CUDNN_DATA_FLOAT, "dp");
-    addMatmulOperation(context, dO, v, dP);
+    addMatmulOperation(context, dO, v, dP, options.queriesByKeys());
     const int64_t corrected = context.addVirtual(shapes.scores(), CUDNN_DATA_FLOAT, "dp_minus_sum");
     addPointwiseOperation(context, CUDNN_POINTWISE_SUB, "SUB softmax_sum", dP, softmaxSum, corrected);
     const int64_t weighted = context.addVirtual(shapes.scores(), CUDNN_DATA_FLOAT, "dp_times_p");
@@ -380,7 +473,7 @@ void translateSdpaBackward(TranslationContext& context, const fb::SdpaBackwardAt
                                             CUDNN_DATA_FLOAT, "k_view", kStrides);
     OperationSpec& reshape = context.addOperation(CUDNN_BACKEND_OPERATION_RESHAPE_DESCRIPTOR, "RESHAPE k");
     reshape.ports = {{CUDNN_ATTR_OPERATION_RESHAPE_XDESC, {k}}, {CUDNN_ATTR_OPERATION_RESHAPE_YDESC, {keys}}};
-    addMatmulOperation(context, dS, keys, dQAccumulator);
+    addMatmulOperation(context, dS, keys, dQAccumulator, options.queriesOverKeys());
     addPointwiseOperation(context, CUDNN_POINTWISE_IDENTITY, "IDENTITY dq", dQAccumulator, std::nullopt, dQ);
 }
 

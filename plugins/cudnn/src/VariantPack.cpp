@@ -1,6 +1,7 @@
 #include "VariantPack.hpp"
 
 #include "CudnnEngineConfigs.hpp"
+#include "EnumMapping.hpp"
 
 #include <bit>
 #include <set>
@@ -34,6 +35,10 @@ PlanBindings PlanBindings::fromSpec(const CudnnGraphSpec& spec) {
             bindings.workspaceTensors.push_back({uid, *tensor.workspaceOffset});
         } else {
             bindings.deviceUids.push_back(uid);
+            if (tensor.zeroedBeforeExecute) {
+                bindings.zeroedOutputs.push_back({uid, static_cast<int64_t>(cudnnStorageBytes(
+                                                           tensor.dataType, tensor.storageElements()))});
+            }
         }
     }
     return bindings;

@@ -27,11 +27,18 @@ struct WorkspaceTensor {
     int64_t offset = 0;
 };
 
+/// A device output execute sets to zero before cuDNN runs: `bytes` from its data pointer.
+struct ZeroedOutput {
+    int64_t uid = 0;
+    int64_t bytes = 0;
+};
+
 /// The tensors a plan reads and writes.
 struct PlanBindings {
     std::vector<int64_t> deviceUids;
     std::vector<WorkspaceTensor> workspaceTensors;
     std::vector<HostScalar> scalars;
+    std::vector<ZeroedOutput> zeroedOutputs;
     /// Bytes of the workspace the workspace-resident tensors take before cuDNN's plan workspace.
     int64_t internalWorkspaceBytes = 0;
 

@@ -111,8 +111,10 @@ public:
     /// Empty strides mean packed row-major (NCHW for 4-D).
     GraphBuilder& addTensor(int64_t uid, std::string name, DataType dataType, std::vector<int64_t> dims,
                             std::vector<int64_t> strides = {}, bool isVirtual = false);
-    /// A pass-by-value scalar of dims {1}: its value travels in the graph, not in a buffer.
-    GraphBuilder& addScalar(int64_t uid, std::string name, DataType dataType, double value);
+    /// A pass-by-value scalar (dims {1} unless given, every extent 1): its value travels in the
+    /// graph, not in a buffer.
+    GraphBuilder& addScalar(int64_t uid, std::string name, DataType dataType, double value,
+                            std::vector<int64_t> dims = {1});
 
     GraphBuilder& addConvFprop(std::string name, int64_t x, int64_t w, int64_t y,
                                const ConvolutionGeometry& geometry);

@@ -578,6 +578,55 @@ TEST(GraphWrapper, RejectsRmsnormBackwardWithoutInvRms) {
     EXPECT_THAT(graphErrorOf(backward.build()), HasSubstr("rmsnorm backward needs inv_rms"));
 }
 
+// dy, x, scale, mean, inv_variance -> layer norm backward -> dx, dscale, dbias; `dscaleDims`
+// and `withStatistics` break one rule each.
+std::vector<uint8_t> layernormBackwardGraph(bool withStatistics,
+                                            const std::vector<int64_t>& dscaleDims = {1, 8},
+                                            int64_t normalizedDimCount = 0) {
+    TestGraph backward;
+    backward.tensor(1, "dy", {2, 8})
+        .tensor(2, "x", {2, 8})
+        .tensor(3, "scale", {1, 8})
+        .tensor(4, "mean", {2, 1})
+        .tensor(5, "inv_var", {2, 1})
+        .tensor(6, "dx", {2, 8})
+        .tensor(7, "dscale", dscaleDims)
+        .tensor(8, "dbias", {1, 8});
+    backward.node("ln_bwd", fb::NodeAttributes::LayernormBackwardAttributes, [=](Builder& b) {
+        fb::LayernormBackwardAttributesBuilder attributes(b);
+        attributes.add_dy_tensor_uid(1);
+        attributes.add_x_tensor_uid(2);
+        attributes.add_scale_tensor_uid(3);
+        if (withStatistics) {
+            attributes.add_mean_tensor_uid(4);
+            attributes.add_inv_variance_tensor_uid(5);
+        }
+        attributes.add_dx_tensor_uid(6);
+        attributes.add_dscale_tensor_uid(7);
+        attributes.add_dbias_tensor_uid(8);
+        attributes.add_normalized_dim_count(normalizedDimCount);
+        return attributes.Finish().Union();
+    });
+    return backward.build();
+}
+
+TEST(GraphWrapper, AcceptsLayernormBackward) {
+    const auto bytes = layernormBackwardGraph(true);
+    EXPECT_NO_THROW(GraphWrapper(bytes.data(), bytes.size()));
+}
+
+TEST(GraphWrapper, RejectsLayernormBackwardWithoutStatistics) {
+    EXPECT_THAT(graphErrorOf(layernormBackwardGraph(false)),
+                HasSubstr("layernorm backward needs mean and inv_variance"));
+}
+
+TEST(GraphWrapper, RejectsLayernormBackwardShapesNamingTheTensor) {
+    EXPECT_THAT(graphErrorOf(layernormBackwardGraph(true, {1, 4})),
+                AllOf(HasSubstr("port dscale"), HasSubstr("'dscale'"), HasSubstr("[1, 4]")));
+    EXPECT_THAT(graphErrorOf(layernormBackwardGraph(true, {1, 8}, 3)),
+                HasSubstr("normalized_dim_count 3 is not supported"));
+}
+
 // x -> one pointwise node with the options `set` adds -> y.
 std::vector<uint8_t> pointwiseWith(fb::PointwiseMode mode,
                                    const std::function<void(fb::PointwiseAttributesBuilder&)>& set) {

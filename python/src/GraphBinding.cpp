@@ -510,6 +510,21 @@ void bindOperations(nb::class_<PyGraph>& graph) {
         nb::arg("normalized_dim_count") = nb::none(), nb::arg("compute_data_type") = nb::none(),
         nb::arg("name") = "", "(Y, mean, inv_variance); the statistics are None in the INFERENCE phase.");
     graph.def(
+        "layernorm_backward",
+        [](PyGraph& self, const TensorPtr& grad, const TensorPtr& input, const TensorPtr& scale,
+           const TensorPtr& mean, const TensorPtr& invVariance, std::optional<int64_t> normalizedDims,
+           nb::handle computeType, const std::string& name) {
+            auto attributes = common<feg::LayernormBackwardAttributes>(computeType, name);
+            attributes.set_saved_mean_and_inv_variance(mean, invVariance);
+            if (normalizedDims) {
+                attributes.set_normalized_dim_count(*normalizedDims);
+            }
+            return self.track(self.graph().layernorm_backward(grad, input, scale, attributes));
+        },
+        nb::arg("grad"), nb::arg("input"), nb::arg("scale"), nb::arg("mean"), nb::arg("inv_variance"),
+        nb::arg("normalized_dim_count") = nb::none(), nb::arg("compute_data_type") = nb::none(),
+        nb::arg("name") = "", "(DX, DSCALE, DBIAS).");
+    graph.def(
         "rmsnorm",
         [](PyGraph& self, const TensorPtr& input, const TensorPtr& scale, const TensorPtr& bias,
            nb::handle epsilon, fe::NormFwdPhase phase, nb::handle computeType, const std::string& name) {

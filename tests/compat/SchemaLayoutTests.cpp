@@ -22,12 +22,7 @@ using nlohmann::json;
 
 // Upstream definitions we do not match, each with its reason (also listed in ARCHITECTURE §12).
 const std::map<std::string, std::string>& knownDifferences() {
-    static const std::map<std::string, std::string> differences{
-        {"LayernormBackwardAttributes",
-         "upstream's union member 20; its table's layout is not in the upstream sources the facts come from, "
-         "so "
-         "it is not declared here and a graph with it is refused as an unknown node type"},
-    };
+    static const std::map<std::string, std::string> differences{};
     return differences;
 }
 

@@ -352,6 +352,42 @@ TEST(FrontendValidation, NormsAndPooling) {
     EXPECT_FE_ERROR(noPhase.validate(), ErrorCode::ATTRIBUTE_NOT_SET, "forward phase is not set");
 }
 
+TEST(FrontendValidation, LayernormBackward) {
+    Graph graph = floatGraph();
+    auto x = input(graph, "x", {4, 3, 8});
+    auto [dx, dscale, dbias] =
+        graph.layernorm_backward(input(graph, "dy", {4, 3, 8}), x, input(graph, "scale", {1, 3, 8}),
+                                 fe::graph::Layernorm_backward_attributes()
+                                     .set_saved_mean_and_inv_variance(input(graph, "mean", {4, 1, 1}),
+                                                                      input(graph, "inv_var", {4, 1, 1}))
+                                     .set_name("ln_bwd"));
+    ASSERT_FE_OK(graph.validate());
+    EXPECT_EQ(dx->get_dim(), (std::vector<int64_t>{4, 3, 8}));
+    EXPECT_EQ(dscale->get_dim(), (std::vector<int64_t>{1, 3, 8}));
+    EXPECT_EQ(dbias->get_dim(), (std::vector<int64_t>{1, 3, 8}));
+
+    Graph noStatistics = floatGraph();
+    noStatistics.layernorm_backward(input(noStatistics, "dy", {4, 8}), input(noStatistics, "x", {4, 8}),
+                                    input(noStatistics, "scale", {1, 8}), {});
+    EXPECT_FE_ERROR(noStatistics.validate(), ErrorCode::ATTRIBUTE_NOT_SET, "MEAN and INV_VARIANCE");
+
+    Graph badMean = floatGraph();
+    badMean.layernorm_backward(input(badMean, "dy", {4, 8}), input(badMean, "x", {4, 8}),
+                               input(badMean, "scale", {1, 8}),
+                               fe::graph::LayernormBackwardAttributes().set_saved_mean_and_inv_variance(
+                                   input(badMean, "mean", {1, 8}), input(badMean, "iv", {4, 1})));
+    EXPECT_FE_ERROR(badMean.validate(), ErrorCode::INVALID_VALUE, "'mean' (port MEAN)", "[1, 8]", "[4, 1]");
+
+    Graph badSplit = floatGraph();
+    badSplit.layernorm_backward(input(badSplit, "dy", {4, 3, 8}), input(badSplit, "x", {4, 3, 8}),
+                                input(badSplit, "scale", {1, 3, 8}),
+                                fe::graph::LayernormBackwardAttributes()
+                                    .set_saved_mean_and_inv_variance(input(badSplit, "mean", {4, 1, 1}),
+                                                                     input(badSplit, "iv", {4, 1, 1}))
+                                    .set_normalized_dim_count(1));
+    EXPECT_FE_ERROR(badSplit.validate(), ErrorCode::INVALID_VALUE, "normalized_dim_count 1 is not supported");
+}
+
 TEST(FrontendValidation, DataTypesFollowTheGraph) {
     Graph graph;
     graph.set_io_data_type(fe::DataType::HALF)

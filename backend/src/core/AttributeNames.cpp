@@ -73,6 +73,8 @@ std::string descriptorTypeName(hipdnnBackendDescriptorType_t type) {
             return "HIPDNN_BACKEND_OPERATION_RESAMPLE_FWD_DESCRIPTOR";
         case HIPDNN_BACKEND_OPERATION_RMSNORM_BACKWARD_EXT_DESCRIPTOR:
             return "HIPDNN_BACKEND_OPERATION_RMSNORM_BACKWARD_EXT_DESCRIPTOR";
+        case HIPDNN_BACKEND_OPERATION_LAYERNORM_BACKWARD_EXT_DESCRIPTOR:
+            return "HIPDNN_BACKEND_OPERATION_LAYERNORM_BACKWARD_EXT_DESCRIPTOR";
     }
     return "<unknown descriptor type " + std::to_string(static_cast<int>(type)) + ">";
 }

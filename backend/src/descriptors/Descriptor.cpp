@@ -70,7 +70,7 @@ std::shared_ptr<Descriptor> createDescriptor(hipdnnBackendDescriptorType_t type)
             break;
         default:
             if (type > HIPDNN_BACKEND_INVALID_DESCRIPTOR &&
-                type <= HIPDNN_BACKEND_OPERATION_RMSNORM_BACKWARD_EXT_DESCRIPTOR) {
+                type <= HIPDNN_BACKEND_OPERATION_LAYERNORM_BACKWARD_EXT_DESCRIPTOR) {
                 throw HipdnnException(
                     HIPDNN_STATUS_NOT_SUPPORTED,
                     fmt::format("{} is not supported: graphs are built from serialized FlatBuffers "

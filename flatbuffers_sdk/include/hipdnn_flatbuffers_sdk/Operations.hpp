@@ -88,6 +88,17 @@ void checkConvolution(const Contract<Attributes>& c, UidPort x, UidPort w, UidPo
     }
 }
 
+// Layer norm (forward and backward) normalizes every dim but the first; 0 (absent) says the same.
+template <class Attributes>
+void requireEveryDimButFirstNormalized(const Contract<Attributes>& c, int64_t normalizedDimCount,
+                                       const std::vector<int64_t>& x) {
+    const int64_t trailing = static_cast<int64_t>(x.size()) - 1;
+    c.require(normalizedDimCount == 0 || normalizedDimCount == trailing,
+              "layernorm normalized_dim_count " + std::to_string(normalizedDimCount) +
+                  " is not supported: only every dim but the first (" + std::to_string(trailing) +
+                  " for x of rank " + std::to_string(x.size()) + ") can be normalized");
+}
+
 }  // namespace detail
 
 template <>
@@ -385,12 +396,7 @@ struct OperationTraits<fb::LayernormAttributes> {
                       (a.mean_tensor_uid().has_value() && a.inv_variance_tensor_uid().has_value()),
                   "layernorm TRAINING needs mean and inv_variance outputs");
         const auto x = c.dims(a.x_tensor_uid());
-        // Every dim but the first is normalized; 0 (absent) says the same.
-        const int64_t trailing = static_cast<int64_t>(x.size()) - 1;
-        c.require(a.normalized_dim_count() == 0 || a.normalized_dim_count() == trailing,
-                  "layernorm normalized_dim_count " + std::to_string(a.normalized_dim_count()) +
-                      " is not supported: only every dim but the first (" + std::to_string(trailing) +
-                      " for x of rank " + std::to_string(x.size()) + ") can be normalized");
+        detail::requireEveryDimButFirstNormalized(c, a.normalized_dim_count(), x);
         c.sameDims("y", a.y_tensor_uid(), "x", a.x_tensor_uid());
         c.normParameter("scale", a.scale_tensor_uid(), x);
         c.normParameter("bias", a.bias_tensor_uid(), x);
@@ -448,6 +454,39 @@ struct OperationTraits<fb::RMSNormBackwardAttributes> {
         c.sameDims("dx", a.dx_tensor_uid(), "x", a.x_tensor_uid());
         c.normParameter("scale", a.scale_tensor_uid(), x);
         c.normStatistic("inv_rms", a.inv_rms_tensor_uid(), x);
+        c.sameDims("dscale", a.dscale_tensor_uid(), "scale", a.scale_tensor_uid());
+        c.sameDims("dbias", a.dbias_tensor_uid(), "scale", a.scale_tensor_uid());
+    }
+};
+
+template <>
+struct OperationTraits<fb::LayernormBackwardAttributes> {
+    using A = fb::LayernormBackwardAttributes;
+    static constexpr std::string_view name = "layer norm backward";
+    static constexpr auto ports =
+        std::tuple{input("dy", &A::dy_tensor_uid),
+                   input("x", &A::x_tensor_uid),
+                   input("scale", &A::scale_tensor_uid, PortRole::Parameter),
+                   input("mean", &A::mean_tensor_uid, PortRole::Statistic),
+                   input("inv_variance", &A::inv_variance_tensor_uid, PortRole::Statistic),
+                   input("epsilon", &A::epsilon_tensor_uid, PortRole::Scalar),
+                   output("dx", &A::dx_tensor_uid),
+                   output("dscale", &A::dscale_tensor_uid, PortRole::Parameter),
+                   output("dbias", &A::dbias_tensor_uid, PortRole::Parameter)};
+
+    static void check(const Contract<A>& c) {
+        const auto& a = c.attributes;
+        c.require(a.mean_tensor_uid().has_value() && a.inv_variance_tensor_uid().has_value(),
+                  "layernorm backward needs mean and inv_variance (the forward pass's statistics); "
+                  "recomputing them is not supported");
+        c.scalar("epsilon", a.epsilon_tensor_uid());
+        const auto x = c.dims(a.x_tensor_uid());
+        detail::requireEveryDimButFirstNormalized(c, a.normalized_dim_count(), x);
+        c.sameDims("dy", a.dy_tensor_uid(), "x", a.x_tensor_uid());
+        c.sameDims("dx", a.dx_tensor_uid(), "x", a.x_tensor_uid());
+        c.normParameter("scale", a.scale_tensor_uid(), x);
+        c.normStatistic("mean", a.mean_tensor_uid(), x);
+        c.normStatistic("inv_variance", a.inv_variance_tensor_uid(), x);
         c.sameDims("dscale", a.dscale_tensor_uid(), "scale", a.scale_tensor_uid());
         c.sameDims("dbias", a.dbias_tensor_uid(), "scale", a.scale_tensor_uid());
     }
@@ -797,7 +836,7 @@ using Operations =
                   fb::ConvolutionWrwAttributes, fb::BatchnormInferenceAttributesVarianceExt,
                   fb::MatmulAttributes, fb::RMSNormAttributes, fb::LayernormAttributes, fb::SdpaAttributes,
                   fb::SdpaBackwardAttributes, fb::RMSNormBackwardAttributes, fb::ReductionAttributes,
-                  fb::ResampleFwdAttributes>;
+                  fb::ResampleFwdAttributes, fb::LayernormBackwardAttributes>;
 
 // Union members declared only so that the format's type indices stay upstream's: a graph with
 // one of them is refused with a message that names it.

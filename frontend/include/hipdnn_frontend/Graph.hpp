@@ -25,6 +25,7 @@
 #include "node/ConvDgradNode.hpp"
 #include "node/ConvFpropNode.hpp"
 #include "node/ConvWgradNode.hpp"
+#include "node/LayernormBackwardNode.hpp"
 #include "node/LayernormNode.hpp"
 #include "node/MatmulNode.hpp"
 #include "node/PointwiseNode.hpp"
@@ -128,6 +129,10 @@ public:
     // {Y, MEAN, INV_VARIANCE}; the statistics are null in the INFERENCE phase.
     std::array<TensorPtr, 3> layernorm(const TensorPtr& x, const TensorPtr& scale, const TensorPtr& bias,
                                        LayernormAttributes attributes);
+    // {DX, DSCALE, DBIAS}; MEAN and INV_VARIANCE come from set_saved_mean_and_inv_variance.
+    std::array<TensorPtr, 3> layernorm_backward(const TensorPtr& dy, const TensorPtr& x,
+                                                const TensorPtr& scale,
+                                                LayernormBackwardAttributes attributes);
     // {Y, INV_RMS}; INV_RMS is null in the INFERENCE phase.
     std::array<TensorPtr, 2> rmsnorm(const TensorPtr& x, const TensorPtr& scale,
                                      RmsnormAttributes attributes);

@@ -121,6 +121,7 @@ enum class NodeType {
     LAYERNORM,
     RMSNORM,
     RMSNORM_BACKWARD,
+    LAYERNORM_BACKWARD,
     RESAMPLE,
     SDPA,
     SDPA_BACKWARD,

@@ -194,6 +194,25 @@ inline std::array<TensorPtr, 3> Graph::layernorm(const TensorPtr& x, const Tenso
     return result;
 }
 
+inline std::array<TensorPtr, 3> Graph::layernorm_backward(const TensorPtr& dy, const TensorPtr& x,
+                                                          const TensorPtr& scale,
+                                                          LayernormBackwardAttributes attributes) {
+    using In = LayernormBackwardAttributes::InputNames;
+    using Out = LayernormBackwardAttributes::OutputNames;
+    nameNode(attributes, "layernorm_backward");
+    const std::string& node = attributes.get_name();
+    attributes.inputs[In::DY] = dy;
+    attributes.inputs[In::X] = x;
+    attributes.inputs[In::SCALE] = scale;
+    std::array<TensorPtr, 3> result{makeOutput(node, "DX"), makeOutput(node, "DSCALE"),
+                                    makeOutput(node, "DBIAS")};
+    attributes.outputs[Out::DX] = result[0];
+    attributes.outputs[Out::DSCALE] = result[1];
+    attributes.outputs[Out::DBIAS] = result[2];
+    addNode<LayernormBackwardNode>(std::move(attributes), "layernorm_backward");
+    return result;
+}
+
 inline std::array<TensorPtr, 2> Graph::rmsnorm(const TensorPtr& x, const TensorPtr& scale,
                                                RmsnormAttributes attributes) {
     using In = RmsnormAttributes::InputNames;

@@ -22,7 +22,7 @@ using SerializableNodes =
              graph::BatchnormNode, graph::ConvFpropNode, graph::ConvDgradNode, graph::ConvWgradNode,
              graph::BatchnormInferenceVarianceNode, graph::MatmulNode, graph::RmsnormNode,
              graph::LayernormNode, graph::SdpaNode, graph::SdpaBackwardNode, graph::RmsnormBackwardNode,
-             graph::ReductionNode, graph::ResampleNode>;
+             graph::ReductionNode, graph::ResampleNode, graph::LayernormBackwardNode>;
 
 template <class Attributes, class... Nodes>
 constexpr bool hasNodeFor(NodeList<Nodes...>) {

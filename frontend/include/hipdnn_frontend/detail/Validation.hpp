@@ -58,6 +58,18 @@ inline Error requireRank(std::string_view node, std::string_view port, const Ten
     return {};
 }
 
+// Layer norm (forward and backward) normalizes every dim but the first; 0 says the same.
+inline Error requireEveryDimButFirstNormalized(std::string_view node, int64_t normalizedDimCount,
+                                               const TensorAttributes& x) {
+    const auto trailing = static_cast<int64_t>(x.get_dim().size()) - 1;
+    HIPDNN_RETURN_FRONTEND_ERROR_IF(
+        normalizedDimCount != 0 && normalizedDimCount != trailing, ErrorCode::INVALID_VALUE,
+        nodePrefix(node) + "normalized_dim_count " + std::to_string(normalizedDimCount) +
+            " is not supported: only every dim but the first (" + std::to_string(trailing) +
+            ") can be normalized");
+    return {};
+}
+
 inline Error requireSameRank(std::string_view node, std::string_view portA, const TensorAttributes& a,
                              std::string_view portB, const TensorAttributes& b) {
     HIPDNN_RETURN_FRONTEND_ERROR_IF(a.get_dim().size() != b.get_dim().size(), ErrorCode::INVALID_VALUE,

@@ -46,13 +46,8 @@ public:
         HIPDNN_CHECK_FRONTEND_ERROR(requireInput(InputNames::X));
         const auto& x = *in(InputNames::X);
         HIPDNN_CHECK_FRONTEND_ERROR(detail::requireRank(name(), "X", x, 2));
-        const int64_t count = attributes.get_normalized_dim_count();
-        const auto trailing = static_cast<int64_t>(x.get_dim().size()) - 1;
-        HIPDNN_RETURN_FRONTEND_ERROR_IF(count != 0 && count != trailing, ErrorCode::INVALID_VALUE,
-                                        detail::nodePrefix(name()) + "normalized_dim_count " +
-                                            std::to_string(count) +
-                                            " is not supported: only every dim but the first (" +
-                                            std::to_string(trailing) + ") can be normalized");
+        HIPDNN_CHECK_FRONTEND_ERROR(
+            detail::requireEveryDimButFirstNormalized(name(), attributes.get_normalized_dim_count(), x));
         const auto parameterDims = detail::normParameterDims(x.get_dim());
         for (auto port : {InputNames::SCALE, InputNames::BIAS}) {
             HIPDNN_CHECK_FRONTEND_ERROR(requireInput(port));

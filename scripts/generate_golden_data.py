@@ -486,6 +486,39 @@ def generate_norms(root, inputs):
                 case.write()
 
 
+def generate_layernorm_backward(root, inputs):
+    """Layer norm backward by autograd of F.layer_norm (with scale and bias applied after it, so
+    broadcast scales reduce as the op's dscale does); the statistics are inputs, from the forward
+    pass in float64."""
+    epsilon = 1e-5
+    configs = (("full", [3, 4, 2, 5], [1, 4, 2, 5]), ("per_channel", [3, 4, 2, 5], [1, 4, 1, 1]),
+               ("2d", [6, 40], [1, 40]))
+    for dtype in DTYPES:
+        for name, shape, scale_shape in configs:
+            x = inputs.uniform(shape, dtype=dtype).requires_grad_()
+            scale = inputs.uniform(scale_shape, 0.5, 1.5).requires_grad_()
+            bias = inputs.uniform(scale_shape, -1.0, 1.0).requires_grad_()
+            dy = inputs.uniform(shape, dtype=dtype)
+            y = F.layer_norm(x, shape[1:], None, None, epsilon) * scale + bias
+            y.backward(dy)
+            rows = x.detach().reshape(shape[0], -1)
+            statistics_shape = [shape[0]] + [1] * (len(shape) - 1)
+            mean = rows.mean(dim=1).reshape(statistics_shape)
+            inv_variance = (1.0 / torch.sqrt(rows.var(dim=1, unbiased=False) + epsilon)).reshape(
+                statistics_shape)
+            case = Case(root, "layernorm_backward", f"{name}_{dtype}", dtype, "row_major",
+                        {"epsilon": epsilon})
+            case.add("dy", dy, dtype, "input")
+            case.add("x", x, dtype, "input")
+            case.add("scale", scale, "fp32", "input")
+            case.add("mean", mean, "fp32", "input")
+            case.add("inv_variance", inv_variance, "fp32", "input")
+            case.add("dx", rounded(x.grad, dtype), dtype, "output")
+            case.add("dscale", scale.grad, "fp32", "output")
+            case.add("dbias", bias.grad, "fp32", "output")
+            case.write()
+
+
 # --------------------------------------------------------------------------------------------
 # Pooling
 
@@ -739,7 +772,8 @@ def main():
     generators = {"convolution": generate_convolution, "batchnorm": generate_batchnorm,
                   "pointwise": generate_pointwise, "matmul": generate_matmul,
                   "reduction": generate_reduction, "norms": generate_norms,
-                  "pooling": generate_pooling, "bottleneck": generate_bottleneck, "sdpa": generate_sdpa}
+                  "pooling": generate_pooling, "bottleneck": generate_bottleneck, "sdpa": generate_sdpa,
+                  "layernorm_backward": generate_layernorm_backward}
     seeds = {name: seed for seed, name in enumerate(generators, start=1)}
     selected = arguments.only or [name for name in generators
                                   if not (arguments.skip_bottleneck and name == "bottleneck")]

@@ -221,6 +221,17 @@ GraphBuilder& GraphBuilder::addLayernorm(std::string name, int64_t x, int64_t sc
     });
 }
 
+GraphBuilder& GraphBuilder::addLayernormBackward(std::string name, int64_t dy, int64_t x, int64_t scale,
+                                                 int64_t mean, int64_t invVariance, int64_t dx,
+                                                 int64_t dscale, int64_t dbias) {
+    return addNode(
+        std::move(name), fb::NodeAttributes::LayernormBackwardAttributes, [=](FlatBufferBuilder& builder) {
+            return fb::CreateLayernormBackwardAttributes(builder, dy, x, scale, mean, invVariance,
+                                                         flatbuffers::nullopt, dx, dscale, dbias, 0)
+                .Union();
+        });
+}
+
 GraphBuilder& GraphBuilder::addRmsNorm(std::string name, int64_t x, int64_t scale, int64_t epsilon, int64_t y,
                                        std::optional<int64_t> bias, std::optional<int64_t> invRms) {
     const auto phase = invRms ? fb::NormFwdPhase::TRAINING : fb::NormFwdPhase::INFERENCE;

@@ -491,6 +491,25 @@ void runRmsNormBackward(const NodeRunContext& context) {
     tensors.commitOutputs();
 }
 
+void runLayernormBackward(const NodeRunContext& context) {
+    const auto& a = *context.node.attributesAs<fb::LayernormBackwardAttributes>();
+    NodeTensors tensors(context);
+    const DataType working =
+        tensors.commonTypeOrFloat({a.dy_tensor_uid(), a.x_tensor_uid(), a.dx_tensor_uid()});
+    withTypes(working, tensors.typeOf(a.scale_tensor_uid()), context.computeType,
+              [&](auto elementTag, auto paramTag, auto computeTag) {
+                  using T = typename decltype(elementTag)::type;
+                  using P = typename decltype(paramTag)::type;
+                  using C = typename decltype(computeTag)::type;
+                  ref::layernormBackward<T, P, C>(
+                      tensors.input<T>(a.dy_tensor_uid()), tensors.input<T>(a.x_tensor_uid()),
+                      tensors.input<P>(a.scale_tensor_uid()), tensors.input<P>(*a.mean_tensor_uid()),
+                      tensors.input<P>(*a.inv_variance_tensor_uid()), tensors.output<T>(a.dx_tensor_uid()),
+                      tensors.output<P>(a.dscale_tensor_uid()), tensors.output<P>(a.dbias_tensor_uid()));
+              });
+    tensors.commitOutputs();
+}
+
 void runResample(const NodeRunContext& context) {
     const auto& a = *context.node.attributesAs<fb::ResampleFwdAttributes>();
     NodeTensors tensors(context);
@@ -629,6 +648,7 @@ void registerBuiltinImplementations(NodeRegistry& registry) {
     registerFloatPorts(registry, NodeAttributes::LayernormAttributes, 3, runLayernorm);
     registerFloatPorts(registry, NodeAttributes::RMSNormAttributes, 3, runRmsNorm);
     registerFloatPorts(registry, NodeAttributes::RMSNormBackwardAttributes, 4, runRmsNormBackward);
+    registerFloatPorts(registry, NodeAttributes::LayernormBackwardAttributes, 4, runLayernormBackward);
     registerFloatPorts(registry, NodeAttributes::ResampleFwdAttributes, 2, runResample);
     registerCombinations(registry, NodeAttributes::ResampleFwdAttributes,
                          {floatTypes, floatTypes, indexTypes}, runResample);

@@ -139,6 +139,8 @@ public:
     GraphBuilder& addLayernorm(std::string name, int64_t x, int64_t scale, int64_t bias, int64_t epsilon,
                                int64_t y, std::optional<int64_t> mean = std::nullopt,
                                std::optional<int64_t> invVariance = std::nullopt);
+    GraphBuilder& addLayernormBackward(std::string name, int64_t dy, int64_t x, int64_t scale, int64_t mean,
+                                       int64_t invVariance, int64_t dx, int64_t dscale, int64_t dbias);
     /// TRAINING phase when invRms is given, INFERENCE otherwise.
     GraphBuilder& addRmsNorm(std::string name, int64_t x, int64_t scale, int64_t epsilon, int64_t y,
                              std::optional<int64_t> bias = std::nullopt,

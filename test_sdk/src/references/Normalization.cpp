@@ -251,6 +251,64 @@ void rmsnormBackward(const TensorView<const T>& dy, const TensorView<const T>& x
     }
 }
 
+template <class T, class P, class C>
+void layernormBackward(const TensorView<const T>& dy, const TensorView<const T>& x,
+                       const TensorView<const P>& scale, const TensorView<const P>& mean,
+                       const TensorView<const P>& invVariance, const TensorView<T>& dx,
+                       const TensorView<P>& dscale, const TensorView<P>& dbias) {
+    detail::checkView(x, "layernorm backward x");
+    checkX(x.dims, "layernorm backward");
+    checkLikeX(dy, x.dims, "layernorm backward dy");
+    checkLikeX(dx, x.dims, "layernorm backward dx");
+    const int64_t rows = x.dims[0];
+    checkStatistics(mean, rows, x.dims.size(), "layernorm backward mean");
+    checkStatistics(invVariance, rows, x.dims.size(), "layernorm backward inv_variance");
+    const std::vector<int64_t> dims = rowDims(x.dims);
+    const std::vector<int64_t> xStrides = rowStrides(x);
+    const std::vector<int64_t> dyStrides = rowStrides(dy);
+    const std::vector<int64_t> dxStrides = rowStrides(dx);
+    const std::vector<int64_t> scaleStrides = affineRowStrides(scale, x.dims, "layernorm backward scale");
+    const int64_t rowSize = elementCount(dims);
+    // Per-element terms of the parameter gradients, packed row-major over x's dims, reduced to
+    // dscale's and dbias's dims afterwards.
+    std::vector<C> dscaleTerms(static_cast<size_t>(rows * rowSize));
+    std::vector<C> dbiasTerms(dscaleTerms.size());
+
+    parallelFor(rows, [&](int64_t begin, int64_t end) {
+        for (int64_t n = begin; n < end; ++n) {
+            const T* xRow = x.data + n * x.strides[0];
+            const T* dyRow = dy.data + n * dy.strides[0];
+            T* dxRow = dx.data + n * dx.strides[0];
+            const C rowMean = detail::load<C>(mean.data[n * mean.strides[0]]);
+            const C r = detail::load<C>(invVariance.data[n * invVariance.strides[0]]);
+            C gradientSum = 0;    // sum of dy * scale over the row
+            C projectionSum = 0;  // sum of dy * scale * xhat over the row
+            detail::forEachOffset<3>(dims, {&xStrides, &dyStrides, &scaleStrides}, 0, rowSize,
+                                     [&](int64_t, const std::array<int64_t, 3>& o, const auto&) {
+                                         const C g =
+                                             detail::load<C>(dyRow[o[1]]) * detail::load<C>(scale.data[o[2]]);
+                                         gradientSum += g;
+                                         projectionSum += g * (detail::load<C>(xRow[o[0]]) - rowMean) * r;
+                                     });
+            const C gradientMean = gradientSum / static_cast<C>(rowSize);
+            const C projectionMean = projectionSum / static_cast<C>(rowSize);
+            detail::forEachOffset<4>(dims, {&xStrides, &dyStrides, &scaleStrides, &dxStrides}, 0, rowSize,
+                                     [&](int64_t linear, const std::array<int64_t, 4>& o, const auto&) {
+                                         const C xhat = (detail::load<C>(xRow[o[0]]) - rowMean) * r;
+                                         const C gradient = detail::load<C>(dyRow[o[1]]);
+                                         const C g = gradient * detail::load<C>(scale.data[o[2]]);
+                                         dxRow[o[3]] =
+                                             detail::store<T>(r * (g - gradientMean - xhat * projectionMean));
+                                         const auto packedIndex = static_cast<size_t>(n * rowSize + linear);
+                                         dscaleTerms[packedIndex] = gradient * xhat;
+                                         dbiasTerms[packedIndex] = gradient;
+                                     });
+        }
+    });
+    reduceRowsInto(dscaleTerms, x.dims, dscale, "layernorm backward dscale");
+    reduceRowsInto(dbiasTerms, x.dims, dbias, "layernorm backward dbias");
+}
+
 #define HIPDNN_INSTANTIATE_NORMALIZATION(T, P, C)                                                        \
     template void layernormForward<T, P, C>(                                                             \
         const TensorView<const T>&, const TensorView<const P>&, const TensorView<const P>&, double,      \
@@ -261,7 +319,11 @@ void rmsnormBackward(const TensorView<const T>& dy, const TensorView<const T>& x
     template void rmsnormBackward<T, P, C>(const TensorView<const T>&, const TensorView<const T>&,       \
                                            const TensorView<const P>&, const TensorView<const P>&,       \
                                            const TensorView<T>&, const TensorView<P>&,                   \
-                                           const std::optional<TensorView<P>>&);
+                                           const std::optional<TensorView<P>>&);                         \
+    template void layernormBackward<T, P, C>(const TensorView<const T>&, const TensorView<const T>&,     \
+                                             const TensorView<const P>&, const TensorView<const P>&,     \
+                                             const TensorView<const P>&, const TensorView<T>&,           \
+                                             const TensorView<P>&, const TensorView<P>&);
 
 #define HIPDNN_INSTANTIATE_NORMALIZATION_FOR_P(T, C)     \
     HIPDNN_INSTANTIATE_NORMALIZATION(T, float, C)        \

@@ -351,6 +351,11 @@ void runCase(GoldenCase& golden) {
             golden.view<const T>("dy"), golden.view<const T>("x"), golden.view<const float>("scale"),
             golden.view<const float>("inv_rms"), golden.view<T>("dx"), golden.view<float>("dscale"),
             golden.has("dbias") ? std::optional(golden.view<float>("dbias")) : std::nullopt);
+    } else if (op == "layernorm_backward") {
+        refs::layernormBackward<T, float>(golden.view<const T>("dy"), golden.view<const T>("x"),
+                                          golden.view<const float>("scale"), golden.view<const float>("mean"),
+                                          golden.view<const float>("inv_variance"), golden.view<T>("dx"),
+                                          golden.view<float>("dscale"), golden.view<float>("dbias"));
     } else if (op == "pooling") {
         refs::PoolingParams pooling;
         const std::string mode = params.at("mode");
@@ -385,7 +390,7 @@ void runCase(GoldenCase& golden) {
 double toleranceScale(const GoldenCase& golden) {
     const std::string op = golden.manifest.at("op");
     if (op.rfind("conv", 0) == 0 || op == "matmul" || op.rfind("batchnorm_backward", 0) == 0 ||
-        op == "rmsnorm_backward" || op == "batchnorm_training") {
+        op == "rmsnorm_backward" || op == "layernorm_backward" || op == "batchnorm_training") {
         return 4.0;
     }
     return 1.0;
@@ -424,7 +429,7 @@ TEST(GoldenData, EveryOpIsCovered) {
     for (const char* op :
          {"conv_fprop", "conv_dgrad", "conv_wgrad", "batchnorm_inference", "batchnorm_inference_variance",
           "batchnorm_training", "batchnorm_backward", "pointwise", "matmul", "reduction", "layernorm",
-          "rmsnorm", "rmsnorm_backward", "pooling", "sdpa", "sdpa_backward"}) {
+          "layernorm_backward", "rmsnorm", "rmsnorm_backward", "pooling", "sdpa", "sdpa_backward"}) {
         EXPECT_GE(casesPerOp[op], 3) << op;
     }
 }

@@ -106,4 +106,86 @@ TEST(RmsNorm, BackwardMatchesFiniteDifferences) {
     EXPECT_NEAR(dscaleBroadcast.storage[1], dscale.storage[2] + dscale.storage[3], 1e-5);
 }
 
+TEST(Layernorm, BackwardMatchesFiniteDifferences) {
+    const std::vector<int64_t> dims{3, 2, 2};
+    const auto xValues = randomValues(12, 31);
+    const auto dyValues = randomValues(12, 32);
+    const std::vector<float> scaleValues{1.5f, -0.5f, 0.25f, 2.0f};
+    const double epsilon = 1e-3;
+    // sum(dy * y) with y the forward pass from x: its gradient includes the statistics' dependence
+    // on x, which the backward formula accounts for.
+    auto loss = [&](const std::vector<double>& x, const std::vector<double>& scale) {
+        double total = 0;
+        for (size_t n = 0; n < 3; ++n) {
+            double sum = 0;
+            for (size_t i = 0; i < 4; ++i) {
+                sum += x[n * 4 + i];
+            }
+            const double mean = sum / 4;
+            double squares = 0;
+            for (size_t i = 0; i < 4; ++i) {
+                squares += (x[n * 4 + i] - mean) * (x[n * 4 + i] - mean);
+            }
+            const double r = 1.0 / std::sqrt(squares / 4 + epsilon);
+            for (size_t i = 0; i < 4; ++i) {
+                total += dyValues[n * 4 + i] * ((x[n * 4 + i] - mean) * r * scale[i] + 0.5);
+            }
+        }
+        return total;
+    };
+    auto x = packed<float>(dims, xValues);
+    auto dy = packed<float>(dims, dyValues);
+    auto scale = packed<float>({1, 2, 2}, scaleValues);
+    auto bias = packed<float>({1, 2, 2}, {0.5f, 0.5f, 0.5f, 0.5f});
+    auto y = packedZeros<float>(dims);
+    auto mean = packedZeros<float>({3, 1, 1});
+    auto invVariance = packedZeros<float>({3, 1, 1});
+    refs::layernormForward<float, float, double>(x.constView(), scale.constView(), bias.constView(), epsilon,
+                                                 y.view(), mean.view(), invVariance.view());
+    auto dx = packedZeros<float>(dims);
+    auto dscale = packedZeros<float>({1, 2, 2});
+    auto dbias = packedZeros<float>({1, 2, 2});
+    refs::layernormBackward<float, float, double>(dy.constView(), x.constView(), scale.constView(),
+                                                  mean.constView(), invVariance.constView(), dx.view(),
+                                                  dscale.view(), dbias.view());
+    std::vector<double> xd(xValues.begin(), xValues.end());
+    std::vector<double> sd(scaleValues.begin(), scaleValues.end());
+    for (size_t i = 0; i < xd.size(); ++i) {
+        auto plus = xd;
+        auto minus = xd;
+        plus[i] += 1e-5;
+        minus[i] -= 1e-5;
+        EXPECT_NEAR(dx.storage[i], (loss(plus, sd) - loss(minus, sd)) / 2e-5, 1e-3) << i;
+    }
+    for (size_t i = 0; i < sd.size(); ++i) {
+        auto plus = sd;
+        auto minus = sd;
+        plus[i] += 1e-5;
+        minus[i] -= 1e-5;
+        EXPECT_NEAR(dscale.storage[i], (loss(xd, plus) - loss(xd, minus)) / 2e-5, 1e-3) << i;
+        EXPECT_FLOAT_EQ(dbias.storage[i], dyValues[i] + dyValues[4 + i] + dyValues[8 + i]);
+    }
+    // A broadcast scale (1, 2, 1) gets its gradients summed over the broadcast dim.
+    auto scaleBroadcast = packed<float>({1, 2, 1}, {1.5f, -0.5f});
+    auto dscaleBroadcast = packedZeros<float>({1, 2, 1});
+    auto dbiasBroadcast = packedZeros<float>({1, 2, 1});
+    refs::layernormBackward<float, float, double>(dy.constView(), x.constView(), scaleBroadcast.constView(),
+                                                  mean.constView(), invVariance.constView(), dx.view(),
+                                                  dscaleBroadcast.view(), dbiasBroadcast.view());
+    EXPECT_NEAR(dscaleBroadcast.storage[0], dscale.storage[0] + dscale.storage[1], 1e-5);
+    EXPECT_NEAR(dscaleBroadcast.storage[1], dscale.storage[2] + dscale.storage[3], 1e-5);
+    EXPECT_NEAR(dbiasBroadcast.storage[1], dbias.storage[2] + dbias.storage[3], 1e-5);
+    // Statistics of the wrong shape are named.
+    auto wrongMean = packedZeros<float>({1, 1, 1});
+    try {
+        refs::layernormBackward<float, float, double>(dy.constView(), x.constView(), scale.constView(),
+                                                      wrongMean.constView(), invVariance.constView(),
+                                                      dx.view(), dscale.view(), dbias.view());
+        FAIL() << "a (1, 1, 1) mean for 3 rows was accepted";
+    } catch (const std::invalid_argument& error) {
+        EXPECT_NE(std::string(error.what()).find("layernorm backward mean dims [1, 1, 1]"), std::string::npos)
+            << error.what();
+    }
+}
+
 }  // namespace

@@ -18,6 +18,15 @@ void layernormForward(const TensorView<const T>& x, const TensorView<const P>& s
                       const std::optional<TensorView<P>>& mean,
                       const std::optional<TensorView<P>>& invVariance);
 
+// With xhat = (x - mean) * inv_variance and g = dy * scale over each row:
+// dx = inv_variance * (g - mean(g) - xhat * mean(g * xhat));
+// dscale = sum over rows of dy * xhat, dbias = sum over rows of dy (each reduced to its dims).
+template <class T, class P, class C = float>
+void layernormBackward(const TensorView<const T>& dy, const TensorView<const T>& x,
+                       const TensorView<const P>& scale, const TensorView<const P>& mean,
+                       const TensorView<const P>& invVariance, const TensorView<T>& dx,
+                       const TensorView<P>& dscale, const TensorView<P>& dbias);
+
 // y = x * inv_rms * scale (+ bias), inv_rms = 1 / sqrt(mean(x^2) + epsilon).
 template <class T, class P, class C = float>
 void rmsnormForward(const TensorView<const T>& x, const TensorView<const P>& scale,

@@ -370,6 +370,30 @@ OpCase rmsnormBackward(DataType t, const Layout& layout, bool full) {
     return b.finish();
 }
 
+OpCase layernormBackward(DataType t, const Layout& layout, bool full) {
+    const Shape s = shapeFor(full);
+    CaseBuilder b(ToleranceOp::Layernorm, layout);
+    auto& dy = b.tensor(1, t, {s.n, s.c, s.h, s.w}, true);
+    auto& x = b.tensor(2, t, {s.n, s.c, s.h, s.w}, true);
+    auto& scale = b.tensor(3, DataType::FLOAT, {1, s.c, s.h, s.w}, true);
+    auto& mean = b.tensor(4, DataType::FLOAT, {s.n, 1, 1, 1}, true);
+    auto& invVariance = b.tensor(5, DataType::FLOAT, {s.n, 1, 1, 1}, true, 0.5, 2.0);
+    b.tensor(6, t, {s.n, s.c, s.h, s.w}, false);
+    b.tensor(7, DataType::FLOAT, {1, s.c, s.h, s.w}, false);
+    b.tensor(8, DataType::FLOAT, {1, s.c, s.h, s.w}, false);
+    b.graph.addLayernormBackward("layernorm_backward", 1, 2, 3, 4, 5, 6, 7, 8);
+    auto& dx = b.expected(6);
+    auto& dscale = b.expected(7);
+    auto& dbias = b.expected(8);
+    withElementType(t, [&](auto tag) {
+        using T = decltype(tag);
+        ref::layernormBackward<T, float>(dy.constView<T>(), x.constView<T>(), scale.constView<float>(),
+                                         mean.constView<float>(), invVariance.constView<float>(),
+                                         dx.view<T>(), dscale.view<float>(), dbias.view<float>());
+    });
+    return b.finish();
+}
+
 OpCase pooling(ResampleMode mode, DataType t, const Layout& layout, bool full) {
     const Shape s = shapeFor(full);
     CaseBuilder b(ToleranceOp::Resample, layout);
@@ -483,6 +507,7 @@ const std::map<std::string, CaseFactory>& caseFactories() {
         {"Matmul", matmul},
         {"ReductionSum", reductionSum},
         {"Layernorm", layernorm},
+        {"LayernormBackward", layernormBackward},
         {"RmsNorm", rmsnorm},
         {"RmsNormBackward", rmsnormBackward},
         {"MaxPool", std::bind(pooling, ResampleMode::MAXPOOL, _1, _2, _3)},

@@ -163,6 +163,8 @@ Primary classify(const NodeWrapper& node) {
         case A::RMSNormAttributes:
         case A::RMSNormBackwardAttributes:
             decline(node, "oneDNN 2.6 has no RMS normalization primitive");
+        case A::LayernormBackwardAttributes:
+            decline(node, "layer norm backward is not implemented by the oneDNN engine");
         default:
             decline(node, "operation not supported by the oneDNN engine");
     }

@@ -23,6 +23,7 @@ std::vector<int64_t> toVector(const flatbuffers::Vector<int64_t>* values) {
 bool isNormalization(fb::NodeAttributes type) {
     return type == fb::NodeAttributes::LayernormAttributes || type == fb::NodeAttributes::RMSNormAttributes ||
            type == fb::NodeAttributes::RMSNormBackwardAttributes ||
+           type == fb::NodeAttributes::LayernormBackwardAttributes ||
            type == fb::NodeAttributes::BatchnormInferenceAttributes ||
            type == fb::NodeAttributes::BatchnormInferenceAttributesVarianceExt ||
            type == fb::NodeAttributes::BatchnormAttributes ||
@@ -349,6 +350,9 @@ CudnnGraphSpec translateGraph(const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
                 break;
             case fb::NodeAttributes::LayernormAttributes:
                 translateLayernorm(context, *node.attributesAs<fb::LayernormAttributes>());
+                break;
+            case fb::NodeAttributes::LayernormBackwardAttributes:
+                translateLayernormBackward(context, *node.attributesAs<fb::LayernormBackwardAttributes>());
                 break;
             case fb::NodeAttributes::RMSNormAttributes:
                 translateRmsNorm(context, *node.attributesAs<fb::RMSNormAttributes>());

@@ -103,6 +103,8 @@ void translateBatchnormTraining(TranslationContext& context, const fb::Batchnorm
 void translateBatchnormBackward(TranslationContext& context,
                                 const fb::BatchnormBackwardAttributes& attributes);
 void translateLayernorm(TranslationContext& context, const fb::LayernormAttributes& attributes);
+void translateLayernormBackward(TranslationContext& context,
+                                const fb::LayernormBackwardAttributes& attributes);
 void translateRmsNorm(TranslationContext& context, const fb::RMSNormAttributes& attributes);
 void translateRmsNormBackward(TranslationContext& context, const fb::RMSNormBackwardAttributes& attributes);
 void translateSdpa(TranslationContext& context, const fb::SdpaAttributes& attributes);

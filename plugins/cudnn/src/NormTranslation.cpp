@@ -180,6 +180,29 @@ void translateLayernorm(TranslationContext& context, const fb::LayernormAttribut
     }
 }
 
+void translateLayernormBackward(TranslationContext& context,
+                                const fb::LayernormBackwardAttributes& attributes) {
+    requireFullParameter(context, attributes.x_tensor_uid(), attributes.scale_tensor_uid(), "scale");
+    OperationSpec& operation =
+        context.addOperation(CUDNN_BACKEND_OPERATION_NORM_BACKWARD_DESCRIPTOR, "NORM_BACKWARD LAYER_NORM");
+    addMode(operation, CUDNN_ATTR_OPERATION_NORM_BWD_MODE, CUDNN_LAYER_NORM);
+    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_DYDESC, attributes.dy_tensor_uid(), "dy");
+    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_XDESC, attributes.x_tensor_uid(), "x");
+    // Present: the operation contract requires the saved statistics (epsilon is only needed to
+    // recompute them, so it is not passed).
+    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_MEAN_DESC, *attributes.mean_tensor_uid(),
+            "mean");
+    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_INV_VARIANCE_DESC,
+            *attributes.inv_variance_tensor_uid(), "inv_variance");
+    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_SCALE_DESC, attributes.scale_tensor_uid(),
+            "scale");
+    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_DXDESC, attributes.dx_tensor_uid(), "dx");
+    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_DSCALE_DESC, attributes.dscale_tensor_uid(),
+            "dscale");
+    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_DBIAS_DESC, attributes.dbias_tensor_uid(),
+            "dbias");
+}
+
 void translateRmsNorm(TranslationContext& context, const fb::RMSNormAttributes& attributes) {
     const bool training = attributes.forward_phase() == fb::NormFwdPhase::TRAINING;
     if (training && !attributes.inv_rms_tensor_uid()) {

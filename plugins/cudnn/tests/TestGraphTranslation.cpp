@@ -199,6 +199,46 @@ TEST(CudnnGraphTranslation, LayernormPadsAtTheEnd) {
     EXPECT_EQ(spec.operations.at(0).label, "NORM_FORWARD LAYER_NORM INFERENCE");
 }
 
+TEST(CudnnGraphTranslation, LayernormBackwardMapsToNormBackward) {
+    GraphBuilder builder("ln_bwd");
+    builder.addTensor(1, "dy", DataType::HALF, {8, 4, 16})
+        .addTensor(2, "x", DataType::HALF, {8, 4, 16})
+        .addTensor(3, "scale", DataType::FLOAT, {1, 4, 16})
+        .addTensor(4, "mean", DataType::FLOAT, {8, 1, 1})
+        .addTensor(5, "inv_variance", DataType::FLOAT, {8, 1, 1})
+        .addTensor(6, "dx", DataType::HALF, {8, 4, 16})
+        .addTensor(7, "dscale", DataType::FLOAT, {1, 4, 16})
+        .addTensor(8, "dbias", DataType::FLOAT, {1, 4, 16})
+        .addLayernormBackward("ln_bwd", 1, 2, 3, 4, 5, 6, 7, 8);
+    const CudnnGraphSpec spec = translate(builder);
+    ASSERT_EQ(spec.operations.size(), 1U);
+    const OperationSpec& norm = spec.operations[0];
+    EXPECT_EQ(norm.type, CUDNN_BACKEND_OPERATION_NORM_BACKWARD_DESCRIPTOR);
+    EXPECT_EQ(norm.label, "NORM_BACKWARD LAYER_NORM");
+    EXPECT_EQ(
+        findAttribute(norm.attributes, CUDNN_ATTR_OPERATION_NORM_BWD_MODE)->first<cudnnBackendNormMode_t>(),
+        CUDNN_LAYER_NORM);
+    EXPECT_EQ(norm.port(CUDNN_ATTR_OPERATION_NORM_BWD_MEAN_DESC)->uids, std::vector<int64_t>{4});
+    EXPECT_EQ(norm.port(CUDNN_ATTR_OPERATION_NORM_BWD_INV_VARIANCE_DESC)->uids, std::vector<int64_t>{5});
+    EXPECT_EQ(norm.port(CUDNN_ATTR_OPERATION_NORM_BWD_DBIAS_DESC)->uids, std::vector<int64_t>{8});
+    // Statistics keep N in front and grow at the end, as the forward norm's.
+    EXPECT_EQ(spec.tensors.at(4).dims, (std::vector<int64_t>{8, 1, 1, 1}));
+
+    GraphBuilder broadcast("ln_bwd_broadcast");
+    broadcast.addTensor(1, "dy", DataType::FLOAT, {8, 4, 16})
+        .addTensor(2, "x", DataType::FLOAT, {8, 4, 16})
+        .addTensor(3, "scale", DataType::FLOAT, {1, 4, 1})
+        .addTensor(4, "mean", DataType::FLOAT, {8, 1, 1})
+        .addTensor(5, "inv_variance", DataType::FLOAT, {8, 1, 1})
+        .addTensor(6, "dx", DataType::FLOAT, {8, 4, 16})
+        .addTensor(7, "dscale", DataType::FLOAT, {1, 4, 1})
+        .addTensor(8, "dbias", DataType::FLOAT, {1, 4, 1})
+        .addLayernormBackward("ln_bwd", 1, 2, 3, 4, 5, 6, 7, 8);
+    EXPECT_EQ(declineOf(broadcast),
+              "node 0 'ln_bwd': scale broadcast along dim 2 (extent 1, x has 16): cuDNN would normalize "
+              "over the scale's dims only");
+}
+
 TEST(CudnnGraphTranslation, UnmappedNodesAreDeclinedByName) {
     GraphBuilder builder("pool");
     builder.addTensor(1, "x", DataType::FLOAT, {1, 2, 4, 4})

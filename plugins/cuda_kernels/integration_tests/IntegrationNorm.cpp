@@ -1,10 +1,12 @@
 // CUDA_NORM_ENGINE against the CPU reference: layer norm and RMS norm (inference and training,
-// with and without bias), RMS norm backward (with and without dbias), batch norm inference (from inv_variance
+// with and without bias), RMS norm backward (with and without dbias), layer norm backward (rows
+// and (N, C, H, W)), batch norm inference (from inv_variance
 // or variance), training (with and without running statistics) and backward, NCHW and NHWC, fp32/fp16/bf16,
 // each alone and with a fused relu or residual add + relu; odd sizes, misaligned pointers and large means.
 #include "../tests/NormGraphs.hpp"
 #include "EngineHarness.hpp"
 
+#include <hipdnn_data_sdk/utilities/ShapeUtilities.hpp>
 #include <hipdnn_test_sdk/SkipIfNoDevice.hpp>
 
 #include <gtest/gtest.h>
@@ -35,6 +37,14 @@ RunOptions rowNormOptions(bool layernorm, int64_t columns) {
 RunOptions rmsnormBackwardOptions(int64_t rows, int64_t columns) {
     RunOptions options = rowNormOptions(false, std::max(rows, columns));
     options.ranges[5] = {0.5, 2.0};  // inv_rms is positive
+    return options;
+}
+
+// dx sums over a row, dscale and dbias over the rows.
+RunOptions layernormBackwardOptions(const std::vector<int64_t>& dims) {
+    const int64_t columns = hipdnn_data_sdk::utilities::elementCount(dims) / dims[0];
+    RunOptions options = rowNormOptions(true, std::max(dims[0], columns));
+    options.ranges[5] = {0.5, 2.0};  // inv_variance is positive
     return options;
 }
 
@@ -124,6 +134,31 @@ INSTANTIATE_TEST_SUITE_P(Smoke, RmsNormBackward, testing::Combine(kTypes, testin
                              return std::string(fb::EnumNameDataType(std::get<0>(info.param))) +
                                     (std::get<1>(info.param) ? "_dbias" : "");
                          });
+
+class LayernormBackward : public testing::TestWithParam<fb::DataType> {};
+
+// 20000 rows of 64 columns: eight rows per block, more row groups than resident blocks, so each
+// block's column sums cover several groups; (N, C, H, W) normalizes C * H * W.
+TEST_P(LayernormBackward, MatchesReference) {
+    SKIP_IF_NO_DEVICE();
+    const std::vector<std::vector<int64_t>> shapes = {{37, 64},    {37, 1000},     {37, 4096},
+                                                      {20000, 64}, {6, 8, 14, 14}, {5, 333}};
+    for (const auto& dims : shapes) {
+        SCOPED_TRACE(hipdnn_data_sdk::utilities::formatDims(dims));
+        expectMatchesReference(cuda_kernels_test::layernormBackwardGraph(GetParam(), dims),
+                               layernormBackwardOptions(dims));
+    }
+}
+
+TEST_P(LayernormBackward, MisalignedPointers) {
+    SKIP_IF_NO_DEVICE();
+    RunOptions misaligned = layernormBackwardOptions({9, 512});
+    misaligned.misalign = true;
+    expectMatchesReference(cuda_kernels_test::layernormBackwardGraph(GetParam(), {9, 512}), misaligned);
+}
+
+INSTANTIATE_TEST_SUITE_P(Smoke, LayernormBackward, kTypes,
+                         [](const auto& info) { return std::string(fb::EnumNameDataType(info.param)); });
 
 using BatchnormCase = std::tuple<BatchnormMode, fb::DataType, bool, Epilogue>;  // mode, type, NHWC, epilogue
 
@@ -216,6 +251,15 @@ TEST_P(FullNorm, LlmRmsNormBackward) {
     SKIP_IF_NO_DEVICE();
     expectMatchesReference(cuda_kernels_test::rmsnormBackwardGraph(GetParam(), 4096, 4096, true),
                            rmsnormBackwardOptions(4096, 4096));
+}
+
+TEST_P(FullNorm, LlmLayernormBackward) {
+    SKIP_IF_NO_DEVICE();
+    for (const std::vector<int64_t>& dims :
+         {std::vector<int64_t>{4096, 4096}, std::vector<int64_t>{32, 64, 28, 28}}) {
+        expectMatchesReference(cuda_kernels_test::layernormBackwardGraph(GetParam(), dims),
+                               layernormBackwardOptions(dims));
+    }
 }
 
 TEST_P(FullNorm, ResnetBatchnorm) {

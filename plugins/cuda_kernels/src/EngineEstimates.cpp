@@ -22,6 +22,10 @@ std::optional<EngineEfficiency> normEfficiency(const GraphClass& graph) {
         case fbs::NodeAttributes::RMSNormBackwardAttributes:
             // A row pass writing dx and partial column sums, then their reduction: 3020-3170 GB/s.
             return EngineEfficiency{.memory = 0.63, .compute = 0.0, .launches = 2};
+        case fbs::NodeAttributes::LayernormBackwardAttributes:
+            // Not measured yet: the same two passes as RMS norm backward, with one more row
+            // reduction and dbias always written, so its figure.
+            return EngineEfficiency{.memory = 0.63, .compute = 0.0, .launches = 2};
         case fbs::NodeAttributes::BatchnormInferenceAttributes:
         case fbs::NodeAttributes::BatchnormInferenceAttributesVarianceExt:
             // 3660 GB/s, 3470 with a fused relu.

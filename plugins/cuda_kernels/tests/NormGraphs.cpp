@@ -140,6 +140,24 @@ hipdnn_test_sdk::GraphBuilder rmsnormBackwardGraph(fb::DataType type, int64_t ro
     return builder;
 }
 
+hipdnn_test_sdk::GraphBuilder layernormBackwardGraph(fb::DataType type, const std::vector<int64_t>& dims) {
+    hipdnn_test_sdk::GraphBuilder builder("layernorm_backward");
+    std::vector<int64_t> rowDims = dims;
+    rowDims[0] = 1;
+    std::vector<int64_t> statisticDims(dims.size(), 1);
+    statisticDims[0] = dims[0];
+    builder.addTensor(1, "x", type, dims)
+        .addTensor(14, "dy", type, dims)
+        .addTensor(2, "scale", fb::DataType::FLOAT, rowDims)
+        .addTensor(4, "mean", fb::DataType::FLOAT, statisticDims)
+        .addTensor(5, "inv_variance", fb::DataType::FLOAT, statisticDims)
+        .addTensor(kY, "dx", type, dims)
+        .addTensor(15, "dscale", fb::DataType::FLOAT, rowDims)
+        .addTensor(16, "dbias", fb::DataType::FLOAT, rowDims)
+        .addLayernormBackward("layernorm_backward", 14, 1, 2, 4, 5, kY, 15, 16);
+    return builder;
+}
+
 hipdnn_test_sdk::GraphBuilder batchnormGraph(BatchnormMode mode, fb::DataType type,
                                              const std::vector<int64_t>& dims, bool channelsLast,
                                              Epilogue epilogue) {

@@ -27,6 +27,11 @@ hipdnn_test_sdk::GraphBuilder rowNormGraph(bool layernorm, fb::DataType type, in
 hipdnn_test_sdk::GraphBuilder rmsnormBackwardGraph(fb::DataType type, int64_t rows, int64_t columns,
                                                    bool dbias);
 
+/// Layer norm backward of x `dims` (N, ...; every dim but the first normalized, packed row-major)
+/// (uid 1) in `type`: dy (uid 14) and dx (uid 20) in `type`, fp32 scale (uid 2), dscale (uid 15)
+/// and dbias (uid 16) (1, ...), saved mean (uid 4) and inv_variance (uid 5) (N, 1, ...).
+hipdnn_test_sdk::GraphBuilder layernormBackwardGraph(fb::DataType type, const std::vector<int64_t>& dims);
+
 enum class BatchnormMode { Inference, InferenceVariance, Training, TrainingRunningStats, Backward };
 std::string batchnormModeName(BatchnormMode mode);
 

@@ -242,6 +242,98 @@ TEST(NormProgram, RmsNormBackwardDeclinesWithReasons) {
     EXPECT_EQ(declineReason(fused), "pointwise nodes after RMS norm backward are not fused");
 }
 
+class LayernormBackwardCompiles
+    : public testing::TestWithParam<std::tuple<fb::DataType, std::vector<int64_t>>> {};
+
+// 64 columns put eight rows in a block, 333 runs width 1, (N, C, H, W) normalizes C * H * W,
+// 16384 takes 1024 threads per row.
+TEST_P(LayernormBackwardCompiles, VectorAndScalarForSm90AndSm75) {
+    const auto& [type, dims] = GetParam();
+    const auto graph = layernormBackwardGraph(type, dims);
+    expectCompiles(graph, 90, false);
+    expectCompiles(graph, 90, true);
+    expectCompiles(graph, 75, false);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Types, LayernormBackwardCompiles,
+    testing::Combine(testing::ValuesIn(kTypes),
+                     testing::Values(std::vector<int64_t>{7, 64}, std::vector<int64_t>{7, 333},
+                                     std::vector<int64_t>{4, 8, 6, 10}, std::vector<int64_t>{3, 16384})),
+    [](const auto& info) {
+        std::string name = fb::EnumNameDataType(std::get<0>(info.param));
+        for (const int64_t dim : std::get<1>(info.param)) {
+            name.append(1, '_').append(std::to_string(dim));
+        }
+        return name;
+    });
+
+TEST(NormProgram, LayernormBackwardFactsFollowTheGraph) {
+    std::vector<uint8_t> bytes;
+    std::string reason;
+    const auto program = hipdnn_cuda_kernels::analyzeNormGraph(
+        wrapGraph(layernormBackwardGraph(fb::DataType::HALF, {16, 8, 4, 4}), bytes), reason);
+    ASSERT_TRUE(program.has_value()) << reason;
+    EXPECT_EQ(program->kind, NormKind::LayernormBackward);
+    EXPECT_TRUE(program->isRowNorm());
+    EXPECT_TRUE(program->isRowNormBackward());
+    EXPECT_EQ(program->rows, 16);
+    EXPECT_EQ(program->columns, 128);
+    EXPECT_EQ(program->yType, hipdnn_cuda_kernels::ElementType::Half);
+    std::vector<std::string> names;
+    for (const auto& operand : program->operands) {
+        names.push_back(operand.name + (operand.isOutput ? " out" : ""));
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"x", "y out", "dy", "scale", "mean", "inv_variance",
+                                               "dscale out", "dbias out"}));
+    EXPECT_EQ(program->operand("mean")->stride, 1);
+    EXPECT_EQ(program->operand("inv_variance")->stride, 1);
+}
+
+TEST(NormCodegen, LayernormBackwardReadsEachRowOnceAndSumsColumnParts) {
+    std::vector<uint8_t> bytes;
+    std::string reason;
+    const auto plan = hipdnn_cuda_kernels::planNorm(
+        wrapGraph(layernormBackwardGraph(fb::DataType::BFLOAT16, {4096, 4096}), bytes), hopper(), reason);
+    ASSERT_TRUE(plan.has_value()) << reason;
+    const auto& source = plan->source;
+    ASSERT_EQ(source.launches.size(), 2U);
+    EXPECT_EQ(source.launches[0].kernel, hipdnn_cuda_kernels::kRowNormBackwardKernel);
+    EXPECT_EQ(source.launches[0].grid, hipdnn_cuda_kernels::NormGrid::PerPart);
+    EXPECT_EQ(source.launches[1].kernel, hipdnn_cuda_kernels::kRowNormFinalizeKernel);
+    EXPECT_EQ(source.launches[1].gridSize, 4096U / 32);
+    EXPECT_EQ(source.vectorWidth, 8);
+    EXPECT_EQ(source.vectorOperands, (std::vector<std::string>{"x", "dy", "y", "scale"}));
+    // dscale and dbias: one partial row each per block, at most eight blocks per multiprocessor.
+    EXPECT_EQ(source.maxParts, 132U * 8);
+    EXPECT_EQ(source.workspaceBytes, 2 * size_t{132 * 8} * 4096 * sizeof(float));
+    EXPECT_NE(source.source.find("layer norm backward kernels"), std::string::npos);
+    EXPECT_NE(source.source.find("hdnn_gradient_mean"), std::string::npos);
+    EXPECT_NE(source.source.find("dscale[c] = "), std::string::npos);
+    EXPECT_NE(source.source.find("dbias[c] = "), std::string::npos);
+    // x and dy are loaded once per row, dx stored once.
+    const auto count = [&](const std::string& needle) {
+        size_t found = 0;
+        for (size_t at = source.source.find(needle); at != std::string::npos;
+             at = source.source.find(needle, at + 1)) {
+            ++found;
+        }
+        return found;
+    };
+    EXPECT_EQ(count("(x, row * kCols"), 1U);
+    EXPECT_EQ(count("(dy, row * kCols"), 1U);
+    EXPECT_EQ(count("(y, row * kCols"), 1U);
+}
+
+TEST(NormProgram, LayernormBackwardDeclinesWithReasons) {
+    auto fused = layernormBackwardGraph(fb::DataType::FLOAT, {4, 8});
+    fused.addTensor(31, "out", fb::DataType::FLOAT, {4, 8})
+        .addPointwise("relu", fb::PointwiseMode::RELU_FWD, 20, 31);
+    EXPECT_EQ(declineReason(fused), "pointwise nodes after layer norm backward are not fused");
+    EXPECT_EQ(declineReason(layernormBackwardGraph(fb::DataType::BFLOAT16, {2, 40000})),
+              "rows of 40000 elements are longer than the 32768 the engine keeps in registers");
+}
+
 TEST(NormProgram, RowNormFactsFollowTheGraph) {
     std::vector<uint8_t> bytes;
     std::string reason;

@@ -15,7 +15,7 @@ constexpr const char* kEpilogueFunction = "hdnn_epilogue";
 // Rows of at most this many vectors per thread stay in registers.
 constexpr int64_t kMaxVectorsPerThread = 16;
 constexpr int kMaxThreadsPerRow = 1024;
-// RMS norm backward keeps x, dy and scale and the dscale and dbias sums of a thread's columns in
+// Row norm backward keeps x, dy and scale and the dscale and dbias sums of a thread's columns in
 // registers: about this many elements of each per thread, and at most twice as many.
 constexpr int kBackwardElementsPerThread = 16;
 constexpr int kMaxBackwardElementsPerThread = 32;
@@ -52,18 +52,19 @@ public:
     std::optional<NormSource> run(std::string& reason) {
         const bool pooling = _program.kind == NormKind::Pooling;
         _out << "// hipDNN "
-             << (pooling                                      ? "pooling"
-                 : _program.kind == NormKind::RmsNormBackward ? "RMS norm backward"
-                 : _program.isRowNorm()                       ? "row norm"
-                                                              : "batch norm")
+             << (pooling                                        ? "pooling"
+                 : _program.kind == NormKind::RmsNormBackward   ? "RMS norm backward"
+                 : _program.kind == NormKind::LayernormBackward ? "layer norm backward"
+                 : _program.isRowNorm()                         ? "row norm"
+                                                                : "batch norm")
              << " kernels, " << _program.elementCount << " elements\n"
              << kernelPrelude(_device.computeCapability) << "typedef "
              << (indexLimit() < (int64_t{1} << 31) ? "unsigned int" : "unsigned long long")
              << " hdnn_index;\n";
-        const bool generated = pooling                                      ? poolingForward(reason)
-                               : _program.kind == NormKind::RmsNormBackward ? rowNormBackward(reason)
-                               : _program.isRowNorm()                       ? rowNorm(reason)
-                                                                            : batchnorm(reason);
+        const bool generated = pooling                        ? poolingForward(reason)
+                               : _program.isRowNormBackward() ? rowNormBackward(reason)
+                               : _program.isRowNorm()         ? rowNorm(reason)
+                                                              : batchnorm(reason);
         if (!generated) {
             return std::nullopt;
         }
@@ -80,7 +81,7 @@ private:
 
     // One past the largest element offset or index the kernels compute.
     int64_t indexLimit() const {
-        if (_program.kind == NormKind::RmsNormBackward) {
+        if (_program.isRowNormBackward()) {
             // The workspace's partial rows: at most one of dscale and one of dbias per row of x.
             return 2 * _program.elementCount;
         }
@@ -337,7 +338,8 @@ private:
     }
 
     // One pass over the rows with a block per part of the grid (as many as are resident): each
-    // row of x and dy is read once into registers, reduced for dy · scale · x, and dx written;
+    // row of x and dy is read once into registers, reduced (RMS norm: for dy · scale · x; layer
+    // norm: for dy · scale and dy · scale · (x - mean)), and dx written;
     // the thread's columns are the same in every row, so their dscale and dbias terms add up in
     // registers, and each block leaves one partial row of each in the workspace. A second kernel
     // sums the parts per column.
@@ -349,7 +351,6 @@ private:
             return false;
         }
         const bool dbias = has("dbias");
-        const NormOperand* invRms = _program.operand("inv_rms");
         emitRowCommon(shape);
         // Slots combine pairwise through shared memory (kR is a power of two), so the order of the
         // sums is fixed.
@@ -418,24 +419,14 @@ private:
         const hdnn_index row = first + slot;
         const bool active = row < kRows;
 )" << rowLoad("x", "v", "        ")
-             << rowLoad("dy", "g", "        ") << "        const float r = active ? "
-             << read("inv_rms", "row * " + std::to_string(invRms->stride)) << R"( : 0.0f;
-        float projection = 0.0f;
-#pragma unroll
-        for (int k = 0; k < kV; ++k) {
-#pragma unroll
-            for (int l = 0; l < kW; ++l) { projection += g[k][l] * s[k][l] * v[k][l]; }
-        }
-        const float hdnn_correction = r * r * hdnn_row_total(projection, hdnn_partial[slot]) / (float)kCols;
-#pragma unroll
+             << rowLoad("dy", "g", "        ") << rowBackwardCorrection() << R"(#pragma unroll
         for (int k = 0; k < kV; ++k) {
             const hdnn_index vi = lane + k * kT;
             if (!active || vi >= kVecs) { continue; }
             float out[kW];
 #pragma unroll
             for (int l = 0; l < kW; ++l) {
-                out[l] = r * (g[k][l] * s[k][l] - v[k][l] * hdnn_correction);
-                hdnn_dscale[k][l] += g[k][l] * v[k][l] * r;)"
+)" << rowBackwardElement()
              << (dbias ? "\n                hdnn_dbias[k][l] += g[k][l];" : "") << R"(
             }
             hdnn_store<)"
@@ -464,6 +455,53 @@ private:
                                     static_cast<unsigned>((_program.columns + 31) / 32), kNormBlockSize,
                                     NormGrid::Fixed});
         return true;
+    }
+
+    // The row's statistics (r: inv_rms or inv_variance) and the row reductions dx needs, from this
+    // thread's x (v), dy (g) and scale (s); zeros past the row's end add nothing.
+    std::string rowBackwardCorrection() const {
+        if (_program.kind == NormKind::RmsNormBackward) {
+            return "        const float r = active ? " +
+                   read("inv_rms", "row * " + std::to_string(_program.operand("inv_rms")->stride)) +
+                   R"( : 0.0f;
+        float projection = 0.0f;
+#pragma unroll
+        for (int k = 0; k < kV; ++k) {
+#pragma unroll
+            for (int l = 0; l < kW; ++l) { projection += g[k][l] * s[k][l] * v[k][l]; }
+        }
+        const float hdnn_correction = r * r * hdnn_row_total(projection, hdnn_partial[slot]) / (float)kCols;
+)";
+        }
+        // Layer norm: dx = r * (g s - mean(g s) - xhat * mean(g s xhat)), xhat = (x - mu) r.
+        return "        const float r = active ? " +
+               read("inv_variance", "row * " + std::to_string(_program.operand("inv_variance")->stride)) +
+               " : 0.0f;\n        const float mu = active ? " +
+               read("mean", "row * " + std::to_string(_program.operand("mean")->stride)) + R"( : 0.0f;
+        float gradient = 0.0f, projection = 0.0f;
+#pragma unroll
+        for (int k = 0; k < kV; ++k) {
+#pragma unroll
+            for (int l = 0; l < kW; ++l) {
+                const float gs = g[k][l] * s[k][l];
+                gradient += gs;
+                projection += gs * (v[k][l] - mu);
+            }
+        }
+        const float hdnn_gradient_mean = hdnn_row_total(gradient, hdnn_partial[slot]) / (float)kCols;
+        const float hdnn_projection_mean = r * hdnn_row_total(projection, hdnn_partial[slot]) / (float)kCols;
+)";
+    }
+
+    // dx's element l of vector k and its dscale term.
+    std::string rowBackwardElement() const {
+        if (_program.kind == NormKind::RmsNormBackward) {
+            return R"(                out[l] = r * (g[k][l] * s[k][l] - v[k][l] * hdnn_correction);
+                hdnn_dscale[k][l] += g[k][l] * v[k][l] * r;)";
+        }
+        return R"(                const float xhat = (v[k][l] - mu) * r;
+                out[l] = r * (g[k][l] * s[k][l] - hdnn_gradient_mean - xhat * hdnn_projection_mean);
+                hdnn_dscale[k][l] += g[k][l] * xhat;)";
     }
 
     // A block per 32 columns: its warps sum every eighth part of their column, then warp 0 adds

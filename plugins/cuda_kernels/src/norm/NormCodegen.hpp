@@ -1,6 +1,6 @@
 // CUDA C++ source of CUDA_NORM_ENGINE's kernels for one NormProgram, for NVRTC. Row norms (layer
 // norm, RMS norm) run one kernel: a group of threads per row keeps the row in registers, reduces
-// it and writes y. RMS norm backward runs the same row pass over dy and x, writing dx and
+// it and writes y. RMS and layer norm backward run the same row pass over dy and x, writing dx and
 // per-block column sums of the dscale and dbias terms into the workspace, then a kernel that
 // sums those per column. Batch norm inference runs one streaming kernel with the per-channel
 // coefficients in registers or shared memory; training and backward add a statistics pass

@@ -64,6 +64,7 @@ private:
             case fb::NodeAttributes::LayernormAttributes:
             case fb::NodeAttributes::RMSNormAttributes:
             case fb::NodeAttributes::RMSNormBackwardAttributes:
+            case fb::NodeAttributes::LayernormBackwardAttributes:
             case fb::NodeAttributes::BatchnormInferenceAttributes:
             case fb::NodeAttributes::BatchnormInferenceAttributesVarianceExt:
             case fb::NodeAttributes::BatchnormAttributes:
@@ -369,6 +370,22 @@ private:
                        addOptional("inv_rms", a.inv_rms_tensor_uid(), false, 0) &&
                        addOperand("dscale", a.dscale_tensor_uid(), true) &&
                        addOptional("dbias", a.dbias_tensor_uid(), true, 0);
+            }
+            case fb::NodeAttributes::LayernormBackwardAttributes: {
+                const auto& a = *node.attributesAs<fb::LayernormBackwardAttributes>();
+                _program.kind = NormKind::LayernormBackward;
+                // The graph's contract requires the saved mean and inv_variance and normalizes
+                // every dim but the first; epsilon is not needed without recomputing them.
+                return checkGradients("layer norm backward", a.dx_tensor_uid(), a.dy_tensor_uid(),
+                                      a.x_tensor_uid()) &&
+                       addActivations(a.x_tensor_uid(), a.dx_tensor_uid()) &&
+                       checkRows({a.scale_tensor_uid(), a.dscale_tensor_uid(), a.dbias_tensor_uid()}) &&
+                       addOperand("dy", a.dy_tensor_uid(), false) &&
+                       addOperand("scale", a.scale_tensor_uid(), false) &&
+                       addOptional("mean", a.mean_tensor_uid(), false, 0) &&
+                       addOptional("inv_variance", a.inv_variance_tensor_uid(), false, 0) &&
+                       addOperand("dscale", a.dscale_tensor_uid(), true) &&
+                       addOperand("dbias", a.dbias_tensor_uid(), true);
             }
             case fb::NodeAttributes::BatchnormInferenceAttributes: {
                 const auto& a = *node.attributesAs<fb::BatchnormInferenceAttributes>();

@@ -1,4 +1,4 @@
-// A normalization graph as CUDA_NORM_ENGINE's kernels see it: one layer norm, RMS norm (forward or
+// A normalization graph as CUDA_NORM_ENGINE's kernels see it: one layer norm or RMS norm (forward or
 // backward), batch norm (inference, training or backward) or pooling forward node, the tensors it
 // reads and writes with the layout facts its kernels index by, and the pointwise nodes after a
 // forward norm or the pooling (relu, a residual add, ...) as a fused epilogue that consumes y in
@@ -21,6 +21,7 @@ enum class NormKind {
     Layernorm,
     RmsNorm,
     RmsNormBackward,
+    LayernormBackward,
     BatchnormInference,
     BatchnormInferenceVariance,
     BatchnormTraining,
@@ -77,7 +78,7 @@ struct NormProgram {
     std::vector<std::string> epilogueArguments;  // operand names of the epilogue's memory operands, in order
 
     int64_t elementCount = 0;  // x's elements; pooling: y's
-    // Row norms (and RMS norm backward): x as rows × columns, both packed.
+    // Row norms (forward and backward): x as rows × columns, both packed.
     int64_t rows = 0;
     int64_t columns = 0;
     // Batch norm: x is dense; channel of element e is (e / channelStride) % channels.
@@ -88,7 +89,11 @@ struct NormProgram {
     const NormOperand* operand(const std::string& name) const;
     /// Norms over the rows of x (dim 0 outermost, every other dim a column).
     bool isRowNorm() const {
-        return kind == NormKind::Layernorm || kind == NormKind::RmsNorm || kind == NormKind::RmsNormBackward;
+        return kind == NormKind::Layernorm || kind == NormKind::RmsNorm || isRowNormBackward();
+    }
+    /// Row norm backward: dx per row, and dscale (and dbias) summed over the rows.
+    bool isRowNormBackward() const {
+        return kind == NormKind::RmsNormBackward || kind == NormKind::LayernormBackward;
     }
     /// Batch norms that reduce over the batch first (training and backward).
     bool hasStatisticsPass() const {

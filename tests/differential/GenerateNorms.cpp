@@ -1,6 +1,6 @@
-// Layer norm (inference, or training with saved statistics) and RMS norm (forward and backward)
-// over every dim but the first; scale and bias cover the trailing dims from a random split on
-// (broadcast over the others) and are laid out like x.
+// Layer norm (inference, or training with saved statistics; backward from saved statistics) and
+// RMS norm (forward and backward) over every dim but the first; scale and bias cover the trailing dims from a
+// random split on (broadcast over the others) and are laid out like x.
 #include "Problem.hpp"
 
 #include <hipdnn_data_sdk/utilities/ShapeUtilities.hpp>
@@ -10,9 +10,10 @@ namespace hipdnn_differential {
 using hipdnn_test_sdk::ToleranceOp;
 
 Problem generateLayerRmsNorm(Random& random) {
-    const int64_t kind = random.between(0, 2);  // layernorm, rmsnorm, rmsnorm backward
-    static const char* const names[] = {"layernorm", "rmsnorm", "rmsnorm_backward"};
-    ProblemBuilder builder(random, names[kind], kind == 0 ? ToleranceOp::Layernorm : ToleranceOp::RmsNorm);
+    const int64_t kind = random.between(0, 3);  // layernorm, rmsnorm, rmsnorm backward, layernorm backward
+    static const char* const names[] = {"layernorm", "rmsnorm", "rmsnorm_backward", "layernorm_backward"};
+    const bool layernorm = kind == 0 || kind == 3;
+    ProblemBuilder builder(random, names[kind], layernorm ? ToleranceOp::Layernorm : ToleranceOp::RmsNorm);
     const size_t rank = static_cast<size_t>(random.between(2, 4));
     Dims dims;
     for (size_t dim = 0; dim < rank; ++dim) {
@@ -62,7 +63,7 @@ Problem generateLayerRmsNorm(Random& random) {
         const std::optional<int64_t> invRms =
             random.chance(0.5) ? std::optional(statistic("inv_rms")) : std::nullopt;
         problem.graph.addRmsNorm(names[kind], x, scale, epsilon, y, bias, invRms);
-    } else {
+    } else if (kind == 2) {
         const int64_t dy = builder.tensor("dy", type, dims, strides);
         const int64_t x = builder.tensor("x", type, dims, strides);
         const int64_t scale = parameter("scale");
@@ -72,6 +73,16 @@ Problem generateLayerRmsNorm(Random& random) {
         const std::optional<int64_t> dbias =
             random.chance(0.5) ? std::optional(parameter("dbias")) : std::nullopt;
         problem.graph.addRmsNormBackward(names[kind], dy, x, scale, invRms, dx, dscale, dbias);
+    } else {
+        const int64_t dy = builder.tensor("dy", type, dims, strides);
+        const int64_t x = builder.tensor("x", type, dims, strides);
+        const int64_t scale = parameter("scale");
+        const int64_t mean = statistic("mean");
+        const int64_t invVariance = statistic("inv_variance", {0.5, 2.0});
+        const int64_t dx = builder.tensor("dx", type, dims, strides);
+        const int64_t dscale = parameter("dscale");
+        const int64_t dbias = parameter("dbias");
+        problem.graph.addLayernormBackward(names[kind], dy, x, scale, mean, invVariance, dx, dscale, dbias);
     }
     return std::move(builder.problem());
 }

@@ -1,11 +1,12 @@
 """The PyTorch peers of CUDA_NORM_ENGINE on the same GPU, eager (cuDNN / ATen kernels) and
 torch.compile (Triton, compiled for each shape: dynamic=False), for the problems of
-norm_peers.batch: layer norm and RMS norm over the last dim of bf16 rows (RMS norm backward too:
-eager through autograd, torch.compile of the explicit formula), batch norm inference and
-training (alone and + relu) and backward of a bf16 NHWC activation, and a plain copy (the
-bandwidth ceiling). Bytes count each activation-sized tensor once (x and y; dy, x and dx for
-backward, dy, x and dx for RMS norm backward), as hipdnn-driver counts non-virtual tensors (the affine parameters and statistics are
-< 0.1%). Prints BENCH lines (torch_peers.py).
+norm_peers.batch: layer norm and RMS norm over the last dim of bf16 rows (their backward too:
+RMS norm eager through autograd, layer norm eager through ATen's layer norm backward from the
+saved statistics, torch.compile of the explicit formulas), batch norm inference and training
+(alone and + relu) and backward of a bf16 NHWC activation, and a plain copy (the bandwidth
+ceiling). Bytes count each activation-sized tensor once (x and y; dy, x and dx for backward), as
+hipdnn-driver counts non-virtual tensors (the affine parameters, their gradients and the
+statistics are < 0.1%). Prints BENCH lines (torch_peers.py).
 """
 
 import torch
@@ -51,6 +52,35 @@ def rmsnorm_backward_peers(rows, cols, dtype):
            median_ms(lambda: compiled(dy, x.detach(), w.detach(), inv_rms)), three)
 
 
+def layernorm_backward(dy, x, w, mean, inv_variance):
+    """dx, dscale and dbias of y = (x - mean) * inv_variance * w + b, from the saved statistics,
+    in fp32."""
+    xhat = (x.float() - mean) * inv_variance
+    g = dy.float() * w
+    dx = (inv_variance * (g - g.mean(-1, keepdim=True) - xhat * (g * xhat).mean(-1, keepdim=True))).to(x.dtype)
+    return dx, (dy.float() * xhat).sum(0), dy.float().sum(0)
+
+
+def layernorm_backward_peers(rows, cols, dtype):
+    x = torch.randn(rows, cols, device="cuda", dtype=dtype)
+    w = torch.randn(cols, device="cuda", dtype=torch.float32)
+    b = torch.randn(cols, device="cuda", dtype=torch.float32)
+    dy = torch.randn(rows, cols, device="cuda", dtype=dtype)
+    three = 3 * x.numel() * x.element_size()
+    name = f"layernorm_backward_{rows}x{cols}"
+    xf = x.float()
+    mean = xf.mean(-1, keepdim=True)
+    inv_variance = torch.rsqrt(xf.var(-1, unbiased=False, keepdim=True) + EPSILON)
+    # ATen's kernel takes the weight in x's dtype, as F.layer_norm's autograd saves it.
+    w_io, b_io = w.to(dtype), b.to(dtype)
+    report("pytorch_eager", name, "BFLOAT16",
+           median_ms(lambda: torch.ops.aten.native_layer_norm_backward(
+               dy, x, (cols,), mean, inv_variance, w_io, b_io, [True, True, True])), three)
+    compiled = torch.compile(layernorm_backward, dynamic=False)
+    report("torch_compile", name, "BFLOAT16",
+           median_ms(lambda: compiled(dy, x, w, mean, inv_variance)), three)
+
+
 def bn_inference(x, mean, var, w, b):
     return F.batch_norm(x, mean, var, w, b, False, 0.1, EPSILON)
 
@@ -88,6 +118,7 @@ def main():
         both(f"layernorm_{rows}x{cols}", layernorm, (x, w, b), two)
         both(f"rmsnorm_{rows}x{cols}", rmsnorm, (x, w), two)
         rmsnorm_backward_peers(rows, cols, dtype)
+        layernorm_backward_peers(rows, cols, dtype)
     x = torch.randn(BN_SHAPE, device="cuda", dtype=dtype).to(memory_format=torch.channels_last)
     channels = BN_SHAPE[1]
     params = [torch.randn(channels, device="cuda") for _ in range(2)]

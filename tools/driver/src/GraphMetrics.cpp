@@ -72,7 +72,8 @@ GraphTolerance graphTolerance(const GraphWrapper& graph) {
             op = ToleranceOp::BatchnormTraining;
         } else if (node.attributesAs<fbs::BatchnormBackwardAttributes>() != nullptr) {
             op = ToleranceOp::BatchnormBackward;
-        } else if (node.attributesAs<fbs::LayernormAttributes>() != nullptr) {
+        } else if (node.attributesAs<fbs::LayernormAttributes>() != nullptr ||
+                   node.attributesAs<fbs::LayernormBackwardAttributes>() != nullptr) {
             op = ToleranceOp::Layernorm;
         } else if (node.attributesAs<fbs::RMSNormAttributes>() != nullptr ||
                    node.attributesAs<fbs::RMSNormBackwardAttributes>() != nullptr) {

@@ -156,6 +156,7 @@ std::vector<SupportProbe> supportProbes() {
         {"matmul + bias + gelu", smallMatmul({EpilogueOp::Bias, EpilogueOp::Gelu})},
         {"layernorm", smallNorm(NormSpec::Kind::Layernorm)},
         {"rmsnorm", smallNorm(NormSpec::Kind::Rmsnorm)},
+        {"layernorm backward", smallNorm(NormSpec::Kind::Layernorm, NormSpec::Direction::Backward)},
         {"rmsnorm backward", smallNorm(NormSpec::Kind::Rmsnorm, NormSpec::Direction::Backward)},
     };
     for (const auto& [operation, spec] : plainOps) {

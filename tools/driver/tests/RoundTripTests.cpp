@@ -198,6 +198,12 @@ TEST(RoundTrip, Norm) {
     layer.epsilon = 0.5;
     layer.dataType = DataType::HALF;
     expectRoundTrip(layer, "norm --phase training --dims 16,8 --epsilon 0.5 --dtype fp16");
+
+    NormSpec layerBackward;
+    layerBackward.direction = NormSpec::Direction::Backward;
+    layerBackward.dims = {8, 3, 4, 4};
+    layerBackward.dataType = DataType::BFLOAT16;
+    expectRoundTrip(layerBackward, "norm --dir bwd --dims 8,3,4,4 --dtype bf16");
 }
 
 TEST(RoundTrip, Sdpa) {

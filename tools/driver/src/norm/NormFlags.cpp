@@ -15,11 +15,6 @@ void check(const S& s) {
     if (s.dims.size() < 2) {
         throw UsageError("--dims: needs a batch dim and at least one normalized dim");
     }
-    if (s.direction == S::Direction::Backward && s.kind != S::Kind::Rmsnorm) {
-        throw UsageError(
-            "--dir bwd: only --type rmsnorm has a backward operation (the graph schema has no "
-            "layer norm backward)");
-    }
 }
 
 }  // namespace
@@ -45,7 +40,7 @@ const Subcommand<NormSpec>& subcommandOf<NormSpec>() {
             flags::choice("--type", &S::kind, kKinds, "layernorm | rmsnorm"),
             flags::choice("--phase", &S::phase, kPhases, "inference | training (forward)"),
             flags::choice("--dir", &S::direction, kDirections,
-                          "fwd | bwd (bwd: rmsnorm, from the saved inv_rms)"),
+                          "fwd | bwd (bwd: from the saved mean and inv_variance, or inv_rms)"),
             flags::dims("--dims", &S::dims, "dims; the first is the batch, the rest are normalized").always(),
             flags::real("--epsilon", &S::epsilon, rules::positiveFinite(), "epsilon"),
             flags::dataType(&S::dataType),

@@ -1,7 +1,10 @@
 // norm: a NormSpec to its graph, layer normalization or RMS normalization over every dim but the
-// first, or RMS normalization backward.
+// first, forward or backward.
 #include "Problem.hpp"
 #include "norm/NormSpec.hpp"
+
+#include <array>
+#include <memory>
 
 namespace hipdnn_driver {
 
@@ -9,17 +12,29 @@ namespace fe = hipdnn_frontend;
 
 namespace {
 
-// dx and dscale from dy, x, scale and the forward pass's inv_rms (one per row).
-void addRmsnormBackward(fe::graph::Graph& graph, const NormSpec& s, const std::vector<int64_t>& paramDims) {
+// dx and dscale (and, for layer norm, dbias) from dy, x, scale and the forward pass's statistics
+// (one per row): mean and inv_variance, or inv_rms.
+void addBackward(fe::graph::Graph& graph, const NormSpec& s, const std::vector<int64_t>& paramDims) {
     std::vector<int64_t> statisticsDims(s.dims.size(), 1);
     statisticsDims[0] = s.dims[0];
     auto dy = detail::makeTensor(graph, "dy", s.dims, Layout::ChannelsFirst);
     auto x = detail::makeTensor(graph, "x", s.dims, Layout::ChannelsFirst);
     auto scale = detail::makeTensor(graph, "scale", paramDims, Layout::ChannelsFirst, DataType::FLOAT);
-    auto invRms =
-        detail::makeTensor(graph, "inv_rms", statisticsDims, Layout::ChannelsFirst, DataType::FLOAT);
-    auto outputs = graph.rmsnorm_backward(dy, x, scale, invRms,
-                                          fe::graph::RmsnormBackwardAttributes().set_name("rmsnorm_bwd"));
+    auto statistic = [&](const char* name) {
+        return detail::makeTensor(graph, name, statisticsDims, Layout::ChannelsFirst, DataType::FLOAT);
+    };
+    std::array<std::shared_ptr<fe::graph::TensorAttributes>, 3> outputs;
+    if (s.kind == NormSpec::Kind::Layernorm) {
+        outputs = graph.layernorm_backward(
+            dy, x, scale,
+            fe::graph::LayernormBackwardAttributes()
+                .set_name("layernorm_bwd")
+                .set_saved_mean_and_inv_variance(statistic("mean"), statistic("inv_variance")));
+        outputs[2]->set_output(true).set_data_type(DataType::FLOAT);
+    } else {
+        outputs = graph.rmsnorm_backward(dy, x, scale, statistic("inv_rms"),
+                                         fe::graph::RmsnormBackwardAttributes().set_name("rmsnorm_bwd"));
+    }
     outputs[0]->set_output(true);
     outputs[1]->set_output(true).set_data_type(DataType::FLOAT);
 }
@@ -40,7 +55,7 @@ Problem makeNormProblem(const NormSpec& s) {
     std::vector<int64_t> paramDims = s.dims;
     paramDims[0] = 1;
     if (backward) {
-        addRmsnormBackward(graph, s, paramDims);
+        addBackward(graph, s, paramDims);
         return Problem{label, commandWordsFor(s), serializeGraph(graph), std::nullopt};
     }
     auto x = detail::makeTensor(graph, "x", s.dims, Layout::ChannelsFirst);

@@ -1,5 +1,5 @@
 // norm: layer normalization or RMS normalization over every dim but the first, inference or
-// training, and RMS normalization backward. Flags in NormFlags.cpp, graph in NormProblem.cpp.
+// training, and their backward operations. Flags in NormFlags.cpp, graph in NormProblem.cpp.
 #pragma once
 
 #include <cstdint>
@@ -15,8 +15,7 @@ struct NormSpec {
     enum class Kind { Layernorm, Rmsnorm };
     enum class Direction { Forward, Backward };
     Kind kind = Kind::Layernorm;
-    Direction direction =
-        Direction::Forward;  // backward: RMS norm only (the schema has no layer norm backward)
+    Direction direction = Direction::Forward;  // backward reads the forward pass's statistics
     hipdnn_frontend::NormFwdPhase phase = hipdnn_frontend::NormFwdPhase::INFERENCE;
     std::vector<int64_t> dims{32, 1024};  // first dim is the batch; the rest are normalized
     double epsilon = 1e-5;

@@ -127,7 +127,7 @@ hipdnnStatus_t hipdnnBackendTimeExecution_ext(hipdnnHandle_t handle, hipdnnBacke
             try {
                 times = platform::cudaStreamTimesMs(execution.handle->ordinal(), execution.handle->stream(),
                                                     runs, run);
-            } catch (const platform::DeviceTimingError& error) {
+            } catch (const platform::CudaDriverError& error) {
                 throw HipdnnException(HIPDNN_STATUS_NOT_SUPPORTED,
                                       std::string("Cannot time the handle's stream: ") + error.what());
             }

@@ -11,6 +11,7 @@
 
 #include "api/HandleRegistry.hpp"
 #include "logging/GraphDump.hpp"
+#include "platform/PointerLocation.hpp"
 
 namespace hipdnn_backend::descriptors {
 
@@ -102,6 +103,9 @@ void ExecutionPlanDescriptor::execute(const plugin::HandleState& handle,
             fmt::format("The plan needs a workspace of {} bytes but the variant pack's workspace is null",
                         _workspaceSize));
     }
+    if (handle.device() == HIPDNN_DEVICE_TYPE_GPU_EXT) {
+        checkDevicePointers(handle.ordinal(), variantPack);
+    }
     const auto& overrides = variantPack.overrides();
     if (overrides.empty()) {
         _instance->execute(_context, variantPack.workspace(), buffers.data(),
@@ -112,29 +116,51 @@ void ExecutionPlanDescriptor::execute(const plugin::HandleState& handle,
     }
 }
 
-void ExecutionPlanDescriptor::checkVariantPackUids(const VariantPackDescriptor& variantPack) const {
+const fb::TensorAttributes* ExecutionPlanDescriptor::findTensor(int64_t uid) const {
     const fb::Graph* graph = fb::GetGraph(_graph->bytes.data());
-    auto findTensor = [graph](int64_t uid) -> const fb::TensorAttributes* {
-        if (graph->tensors() == nullptr) {
-            return nullptr;
-        }
-        for (const fb::TensorAttributes* tensor : *graph->tensors()) {
-            if (tensor->uid() == uid) {
-                return tensor;
-            }
-        }
+    if (graph->tensors() == nullptr) {
         return nullptr;
-    };
+    }
+    for (const fb::TensorAttributes* tensor : *graph->tensors()) {
+        if (tensor->uid() == uid) {
+            return tensor;
+        }
+    }
+    return nullptr;
+}
+
+std::string ExecutionPlanDescriptor::tensorName(int64_t uid) const {
+    const fb::TensorAttributes* tensor = findTensor(uid);
+    return tensor != nullptr && tensor->name() != nullptr ? tensor->name()->str() : std::string();
+}
+
+void ExecutionPlanDescriptor::checkDevicePointers(int handleOrdinal,
+                                                  const VariantPackDescriptor& variantPack) const {
+    for (const hipdnnPluginDeviceBuffer_t& buffer : variantPack.buffers()) {
+        if (const auto problem =
+                platform::foreignDeviceProblem(platform::locatePointer(buffer.ptr), handleOrdinal)) {
+            throw HipdnnException(HIPDNN_STATUS_BAD_PARAM,
+                                  fmt::format("The data pointer for tensor uid {} ('{}') {}", buffer.uid,
+                                              tensorName(buffer.uid), *problem));
+        }
+    }
+    if (variantPack.workspace() != nullptr) {
+        if (const auto problem = platform::foreignDeviceProblem(
+                platform::locatePointer(variantPack.workspace()), handleOrdinal)) {
+            throw HipdnnException(HIPDNN_STATUS_BAD_PARAM, "The workspace pointer " + *problem);
+        }
+    }
+}
+
+void ExecutionPlanDescriptor::checkVariantPackUids(const VariantPackDescriptor& variantPack) const {
     const auto& buffers = variantPack.buffers();
     for (int64_t uid : _graph->boundaryUids) {
         const bool present =
             std::any_of(buffers.begin(), buffers.end(), [uid](const auto& b) { return b.uid == uid; });
         if (!present) {
-            const fb::TensorAttributes* tensor = findTensor(uid);
-            throw HipdnnException(
-                HIPDNN_STATUS_BAD_PARAM,
-                fmt::format("The variant pack has no data pointer for tensor uid {} ('{}')", uid,
-                            tensor != nullptr && tensor->name() ? tensor->name()->str() : ""));
+            throw HipdnnException(HIPDNN_STATUS_BAD_PARAM,
+                                  fmt::format("The variant pack has no data pointer for tensor uid {} ('{}')",
+                                              uid, tensorName(uid)));
         }
     }
     for (const auto& buffer : buffers) {

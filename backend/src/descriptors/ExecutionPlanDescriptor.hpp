@@ -6,12 +6,17 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "descriptors/Descriptor.hpp"
 #include "descriptors/EngineConfigDescriptor.hpp"
 #include "descriptors/FinalizedGraph.hpp"
 #include "descriptors/VariantPackDescriptor.hpp"
+
+namespace hipdnn_flatbuffers_sdk::data_objects {
+struct TensorAttributes;
+}
 
 namespace hipdnn_backend::descriptors {
 
@@ -41,6 +46,12 @@ private:
     void setWorkspaceSize(size_t bytes);
     // Throws naming the first missing or unexpected uid; pass-by-value scalars may be bound or not.
     void checkVariantPackUids(const VariantPackDescriptor& variantPack) const;
+    // BAD_PARAM naming the tensor (or the workspace) whose memory belongs to another GPU than the
+    // handle's: its plugins would read or write another device's memory.
+    void checkDevicePointers(int handleOrdinal, const VariantPackDescriptor& variantPack) const;
+    const hipdnn_flatbuffers_sdk::data_objects::TensorAttributes* findTensor(int64_t uid) const;
+    // The tensor's name in the plan's graph; empty when it has none or is not in the graph.
+    std::string tensorName(int64_t uid) const;
 
     std::shared_ptr<EngineConfigDescriptor> _config;
     std::shared_ptr<const FinalizedGraph> _graph;

@@ -3,15 +3,11 @@
 #pragma once
 
 #include <functional>
-#include <stdexcept>
 #include <vector>
 
-namespace hipdnn_backend::platform {
+#include "platform/CudaDriver.hpp"
 
-// A driver call of the timing failed (what a run itself throws passes through unchanged).
-struct DeviceTimingError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
+namespace hipdnn_backend::platform {
 
 // The host time of each of `runs` calls of `run`, in milliseconds.
 [[nodiscard]] std::vector<double> hostTimesMs(int runs, const std::function<void()>& run);
@@ -19,7 +15,7 @@ struct DeviceTimingError : std::runtime_error {
 // The device time of each of `runs` calls of `run` on `stream` (a cudaStream_t; null: the legacy
 // default stream) of the device with this ordinal, in milliseconds: an event pair recorded around
 // each call, all waited for after the last, so the calls run back to back. Throws
-// DeviceTimingError naming the driver call that failed and its error name.
+// CudaDriverError naming the driver call that failed and its error name.
 [[nodiscard]] std::vector<double> cudaStreamTimesMs(int ordinal, void* stream, int runs,
                                                     const std::function<void()>& run);
 

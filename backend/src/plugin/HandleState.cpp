@@ -4,6 +4,7 @@
 
 #include <hipdnn_plugin_sdk/PluginError.hpp>
 
+#include "core/HipdnnException.hpp"
 #include "logging/Logger.hpp"
 #include "plugin/PluginManager.hpp"
 #include "tuning/DeviceFingerprint.hpp"
@@ -39,11 +40,24 @@ hipdnnEnginePluginHandle_t createPluginHandle(const EnginePlugin& plugin, bool& 
     return handle;
 }
 
+std::shared_ptr<const platform::DeviceContext> deviceContextFor(hipdnnDeviceType_ext_t device, int ordinal) {
+    if (device == HIPDNN_DEVICE_TYPE_CPU_EXT) {
+        return nullptr;
+    }
+    try {
+        return std::make_shared<const platform::DeviceContext>(ordinal);
+    } catch (const platform::CudaDriverError& error) {
+        throw HipdnnException(HIPDNN_STATUS_INTERNAL_ERROR,
+                              "Cannot use GPU " + std::to_string(ordinal) + ": " + error.what());
+    }
+}
+
 }  // namespace
 
 HandleState::HandleState(hipdnnDeviceType_ext_t device, int ordinal)
     : _device(device),
       _ordinal(ordinal),
+      _deviceContext(deviceContextFor(device, ordinal)),
       _pluginSet(PluginManager::instance().acquirePluginSet()),
       _tuningDatabase(tuning::databaseFromEnvironment()),
       _deviceFingerprint(tuning::deviceFingerprint(device, ordinal)) {
@@ -56,7 +70,11 @@ void HandleState::createPluginHandles() {
             continue;
         }
         bool succeeded = false;
-        hipdnnEnginePluginHandle_t handle = createPluginHandle(*plugin, succeeded);
+        hipdnnEnginePluginHandle_t handle = nullptr;
+        {
+            const platform::CurrentDevice current(_deviceContext.get());
+            handle = createPluginHandle(*plugin, succeeded);
+        }
         if (!succeeded) {
             _skipped.push_back(plugin->name());
             continue;
@@ -75,11 +93,12 @@ void HandleState::createPluginHandles() {
                 "        This may indicate a symbol collision between plugins.\n"
                 "        Ensure all plugins are built with -fvisibility=hidden.",
                 plugin->name());
+            const platform::CurrentDevice current(_deviceContext.get());
             plugin->api().destroy(handle);
             _skipped.push_back(plugin->name());
             continue;
         }
-        auto instance = std::make_unique<PluginInstance>(plugin, handle);
+        auto instance = std::make_unique<PluginInstance>(plugin, handle, _deviceContext);
         try {
             instance->setStream(_stream);
         } catch (const std::exception& error) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "hipdnn_backend.h"
+#include "platform/DeviceContext.hpp"
 #include "plugin/PluginInstance.hpp"
 #include "plugin/PluginSet.hpp"
 
@@ -22,8 +23,9 @@ namespace hipdnn_backend::plugin {
 
 class HandleState {
 public:
-    // Acquires the plugin set and creates the plugin handles; plugins whose creation fails,
-    // returns null or collides are logged and skipped.
+    // Acquires the plugin set and creates the plugin handles, with the GPU current for a GPU handle;
+    // plugins whose creation fails, returns null or collides are logged and skipped. Throws
+    // INTERNAL_ERROR naming the GPU when its context cannot be retained.
     HandleState(hipdnnDeviceType_ext_t device, int ordinal);
 
     hipdnnDeviceType_ext_t device() const noexcept { return _device; }
@@ -52,6 +54,8 @@ private:
 
     hipdnnDeviceType_ext_t _device;
     int _ordinal;
+    // Null for the CPU. Declared before the instances, which use it until they are destroyed.
+    std::shared_ptr<const platform::DeviceContext> _deviceContext;
     hipdnnStream_t _stream = nullptr;
     // Declared before the instances: plugin handles are destroyed before their libraries unload.
     std::shared_ptr<PluginSet> _pluginSet;

@@ -23,15 +23,40 @@ std::string pluginErrorMessage(const EnginePlugin& plugin, const char* action, c
 
 }  // namespace
 
-PluginInstance::PluginInstance(std::shared_ptr<const EnginePlugin> plugin, hipdnnEnginePluginHandle_t handle)
-    : _plugin(std::move(plugin)), _handle(handle) {}
+PluginInstance::PluginInstance(std::shared_ptr<const EnginePlugin> plugin, hipdnnEnginePluginHandle_t handle,
+                               std::shared_ptr<const platform::DeviceContext> device)
+    : _plugin(std::move(plugin)), _handle(handle), _device(std::move(device)) {}
 
 PluginInstance::~PluginInstance() {
+    const std::optional<platform::CurrentDevice> current = onDeviceForCleanup();
     const hipdnnPluginStatus_t status = _plugin->api().destroy(_handle);
     if (status != HIPDNN_PLUGIN_STATUS_SUCCESS) {
         HIPDNN_LOG_ERROR("Failed to destroy the handle of plugin '{}'. Status: {}({}), Error: {}",
                          _plugin->name(), pluginStatusName(status), static_cast<int>(status),
                          _plugin->lastError());
+    }
+}
+
+platform::CurrentDevice PluginInstance::onDevice() const {
+    try {
+        return platform::CurrentDevice(_device.get());
+    } catch (const platform::CudaDriverError& error) {
+        throw HipdnnException(
+            HIPDNN_STATUS_INTERNAL_ERROR,
+            pluginErrorMessage(*_plugin, "make the handle's GPU current",
+                               "GPU " + std::to_string(_device->ordinal()) + ": " + error.what()));
+    }
+}
+
+std::optional<platform::CurrentDevice> PluginInstance::onDeviceForCleanup() const noexcept {
+    try {
+        return std::optional<platform::CurrentDevice>(std::in_place, _device.get());
+    } catch (const std::exception& error) {
+        HIPDNN_LOG_ERROR(
+            "Cannot make GPU {} current to release plugin '{}' state; releasing on the thread's "
+            "current device: {}",
+            _device->ordinal(), _plugin->name(), error.what());
+        return std::nullopt;
     }
 }
 
@@ -60,10 +85,12 @@ void PluginInstance::checkSerialization(hipdnnPluginStatus_t status, int64_t eng
 }
 
 void PluginInstance::setStream(void* stream) const {
+    const platform::CurrentDevice current = onDevice();
     check(_plugin->api().setStream(_handle, stream), "set stream");
 }
 
 ApplicableEngines PluginInstance::applicableEngines(const hipdnnPluginConstData_t& graph) const {
+    const platform::CurrentDevice current = onDevice();
     const EnginePluginApi& api = _plugin->api();
     const auto capacity = static_cast<uint32_t>(_plugin->engineIds().size());
     // Room for every engine the plugin ever reported: engines dropped at load still count.
@@ -93,6 +120,7 @@ ApplicableEngines PluginInstance::applicableEngines(const hipdnnPluginConstData_
 
 std::optional<double> PluginInstance::estimatedSeconds(int64_t engineId,
                                                        const hipdnnPluginConstData_t& graph) const {
+    const platform::CurrentDevice current = onDevice();
     const auto estimate = _plugin->api().estimateExecutionTime;
     if (estimate == nullptr) {
         return std::nullopt;
@@ -123,6 +151,7 @@ std::optional<double> PluginInstance::estimatedSeconds(int64_t engineId,
 
 std::vector<uint8_t> PluginInstance::engineDetails(int64_t engineId,
                                                    const hipdnnPluginConstData_t& graph) const {
+    const platform::CurrentDevice current = onDevice();
     const EnginePluginApi& api = _plugin->api();
     hipdnnPluginConstData_t details{nullptr, 0};
     check(api.getEngineDetails(_handle, engineId, &graph, &details), "get engine details");
@@ -158,6 +187,7 @@ std::vector<uint8_t> PluginInstance::engineDetails(int64_t engineId,
 
 size_t PluginInstance::workspaceSize(const hipdnnPluginConstData_t& engineConfig,
                                      const hipdnnPluginConstData_t& graph) const {
+    const platform::CurrentDevice current = onDevice();
     size_t size = 0;
     check(_plugin->api().getWorkspaceSize(_handle, &engineConfig, &graph, &size), "get workspace size");
     return size;
@@ -165,6 +195,7 @@ size_t PluginInstance::workspaceSize(const hipdnnPluginConstData_t& engineConfig
 
 hipdnnEnginePluginExecutionContext_t PluginInstance::createExecutionContext(
     const hipdnnPluginConstData_t& engineConfig, const hipdnnPluginConstData_t& graph) const {
+    const platform::CurrentDevice current = onDevice();
     hipdnnEnginePluginExecutionContext_t context = nullptr;
     check(_plugin->api().createExecutionContext(_handle, &engineConfig, &graph, &context),
           "create execution context");
@@ -178,6 +209,7 @@ hipdnnEnginePluginExecutionContext_t PluginInstance::createExecutionContext(
 
 hipdnnEnginePluginExecutionContext_t PluginInstance::createExecutionContextFromSerialized(
     int64_t engineId, const hipdnnPluginConstData_t& serialized) const {
+    const platform::CurrentDevice current = onDevice();
     hipdnnEnginePluginExecutionContext_t context = nullptr;
     checkSerialization(_plugin->api().createExecutionContextFromSerialized(_handle, &serialized, &context),
                        engineId, "rebuild the serialized execution plan",
@@ -191,6 +223,7 @@ hipdnnEnginePluginExecutionContext_t PluginInstance::createExecutionContextFromS
 }
 
 void PluginInstance::destroyExecutionContext(hipdnnEnginePluginExecutionContext_t context) const noexcept {
+    const std::optional<platform::CurrentDevice> current = onDeviceForCleanup();
     const hipdnnPluginStatus_t status = _plugin->api().destroyExecutionContext(_handle, context);
     if (status != HIPDNN_PLUGIN_STATUS_SUCCESS) {
         HIPDNN_LOG_ERROR("Failed to destroy execution context (plugin '{}'). Status: {}({}), Error: {}",
@@ -200,6 +233,7 @@ void PluginInstance::destroyExecutionContext(hipdnnEnginePluginExecutionContext_
 }
 
 size_t PluginInstance::workspaceSize(hipdnnEnginePluginExecutionContext_t context) const {
+    const platform::CurrentDevice current = onDevice();
     size_t size = 0;
     check(_plugin->api().getWorkspaceSizeFromExecutionContext(_handle, context, &size),
           "get workspace size from execution context");
@@ -208,6 +242,7 @@ size_t PluginInstance::workspaceSize(hipdnnEnginePluginExecutionContext_t contex
 
 std::vector<uint8_t> PluginInstance::serializeExecutionContext(
     int64_t engineId, hipdnnEnginePluginExecutionContext_t context) const {
+    const platform::CurrentDevice current = onDevice();
     hipdnnPluginConstData_t serialized{nullptr, 0};
     checkSerialization(_plugin->api().serializeExecutionContext(_handle, context, &serialized), engineId,
                        "serialize the execution plan", "serialize execution context");
@@ -221,6 +256,7 @@ std::vector<uint8_t> PluginInstance::serializeExecutionContext(
 
 void PluginInstance::execute(hipdnnEnginePluginExecutionContext_t context, void* workspace,
                              const hipdnnPluginDeviceBuffer_t* buffers, uint32_t bufferCount) const {
+    const platform::CurrentDevice current = onDevice();
     check(_plugin->api().executeOpGraph(_handle, context, workspace, buffers, bufferCount),
           "execute the operation graph");
 }
@@ -228,6 +264,7 @@ void PluginInstance::execute(hipdnnEnginePluginExecutionContext_t context, void*
 void PluginInstance::executeWithOverrides(hipdnnEnginePluginExecutionContext_t context, void* workspace,
                                           const hipdnnPluginDeviceBuffer_t* buffers, uint32_t bufferCount,
                                           const ShapeOverrides& overrides) const {
+    const platform::CurrentDevice current = onDevice();
     const auto executeWithOverrides = _plugin->api().executeOpGraphWithOverrides;
     if (executeWithOverrides == nullptr) {
         throw HipdnnException(HIPDNN_STATUS_NOT_SUPPORTED,

@@ -1,6 +1,6 @@
-// A plugin's handle created for one hipdnn handle, and every per-handle plugin call. A failing
-// call throws HipdnnException(PLUGIN_ERROR, "Failed to <action>. Status: <name>(<n>), Error: <plugin
-// last error>").
+// A plugin's handle created for one hipdnn handle, and every per-handle plugin call, each made with
+// the handle's GPU current. A failing call throws HipdnnException(PLUGIN_ERROR, "Failed to <action>.
+// Status: <name>(<n>), Error: <plugin last error>").
 #pragma once
 
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/DeviceContext.hpp"
 #include "plugin/EnginePlugin.hpp"
 #include "plugin/ShapeOverrides.hpp"
 
@@ -22,7 +23,9 @@ struct ApplicableEngines {
 
 class PluginInstance {
 public:
-    PluginInstance(std::shared_ptr<const EnginePlugin> plugin, hipdnnEnginePluginHandle_t handle);
+    // `device`: the GPU made current around every call into the plugin; null for the CPU.
+    PluginInstance(std::shared_ptr<const EnginePlugin> plugin, hipdnnEnginePluginHandle_t handle,
+                   std::shared_ptr<const platform::DeviceContext> device);
     ~PluginInstance();
     PluginInstance(const PluginInstance&) = delete;
     PluginInstance& operator=(const PluginInstance&) = delete;
@@ -61,6 +64,10 @@ public:
                               const ShapeOverrides& overrides) const;
 
 private:
+    // The handle's GPU current for the scope; INTERNAL_ERROR naming the GPU when it cannot be made so.
+    platform::CurrentDevice onDevice() const;
+    // As onDevice, for the release of plugin state: a failure is logged, never thrown.
+    std::optional<platform::CurrentDevice> onDeviceForCleanup() const noexcept;
     void check(hipdnnPluginStatus_t status, const char* action) const;
     // NOT_SUPPORTED naming the plugin, `what` and the plugin's reason when `status` is
     // NOT_APPLICABLE (the plugin SDK's answer for an engine without plan serialization).
@@ -69,6 +76,7 @@ private:
 
     std::shared_ptr<const EnginePlugin> _plugin;
     hipdnnEnginePluginHandle_t _handle;
+    std::shared_ptr<const platform::DeviceContext> _device;
 };
 
 }  // namespace hipdnn_backend::plugin

@@ -108,6 +108,10 @@ std::string runOnCpu(const std::vector<uint8_t>& bytes, std::map<int64_t, HostTe
 
 }  // namespace
 
+void useThisPluginAndTheReference() {
+    Backend::instance();
+}
+
 std::map<int64_t, std::vector<double>> referenceTensors(const GraphBuilder& builder,
                                                         const RunOptions& options) {
     const std::vector<uint8_t> bytes = builder.build();

@@ -51,6 +51,10 @@ struct RunOptions {
 /// removed at exit, so that the tests neither use nor fill the user's cache.
 const std::filesystem::path& kernelCacheDirectory();
 
+/// Makes this plugin and the CPU reference the backend's plugins (once per process), for tests that
+/// create their own handles.
+void useThisPluginAndTheReference();
+
 /// Every tensor in memory of `builder` after the CPU reference ran it, by uid: the inputs
 /// expectMatchesReference makes from `options` and the outputs, one value per stored element.
 std::map<int64_t, std::vector<double>> referenceTensors(const GraphBuilder& builder,

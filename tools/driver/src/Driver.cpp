@@ -1,14 +1,19 @@
 #include "Driver.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <iomanip>
 #include <map>
 #include <memory>
 #include <ostream>
+#include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include <hipdnn_test_sdk/Seed.hpp>
 
 #include "BatchFile.hpp"
+#include "EveryGpu.hpp"
 #include "List.hpp"
 #include "Options.hpp"
 #include "Runner.hpp"
@@ -77,8 +82,10 @@ int exitStatus(const std::vector<Result>& results) {
     return failed ? 1 : 0;
 }
 
-int runJobs(Session& session, std::vector<Job> jobs, std::vector<Result> preResults,
-            const CommonOptions& options, std::ostream& out) {
+// Plans and runs the jobs, printing each result as it comes, then the table; writes the CSV and
+// JSON files asked for. `showProgress`: the progress bar on a terminal's stderr.
+std::vector<Result> runJobs(Session& session, std::vector<Job> jobs, std::vector<Result> preResults,
+                            const CommonOptions& options, std::ostream& out, bool showProgress) {
     printHeader(session, options, out);
     Runner runner(session, out);
     std::vector<JobPlan> plans;
@@ -97,7 +104,7 @@ int runJobs(Session& session, std::vector<Job> jobs, std::vector<Result> preResu
         total += plan.engines.size() + plan.notRun.size();
         plans.push_back(std::move(plan));
     }
-    Progress progress(total, total > 1);
+    Progress progress(total, showProgress && total > 1);
     size_t position = 0;
     std::vector<Result> results;
     for (auto& result : preResults) {
@@ -117,7 +124,7 @@ int runJobs(Session& session, std::vector<Job> jobs, std::vector<Result> preResu
     if (!options.jsonPath.empty()) {
         writeJson(options.jsonPath, results);
     }
-    return exitStatus(results);
+    return results;
 }
 
 // A problem that could not be built, reported like any other result.
@@ -140,14 +147,118 @@ std::string joinWords(const std::vector<std::string>& words) {
     return text;
 }
 
+// The jobs of a demo, problem or batch command (`options.engine` set to "all" for the demo unless
+// the user chose); problems that cannot be built become ERROR results in `preResults`.
+std::vector<Job> collectJobs(const Invocation& invocation, const Session& session, CommonOptions& options,
+                             std::vector<Result>& preResults) {
+    std::vector<Job> jobs;
+    switch (invocation.command) {
+        case Command::Demo:
+            // Every applicable engine unless the user chose.
+            if (options.engine.empty()) {
+                options.engine = "all";
+            }
+            for (auto& demo : demoProblems({session.isGpu(), cpuHasBf16Math()},
+                                           std::get<DemoCaseSpec>(invocation.problem))) {
+                jobs.push_back({std::move(demo.problem), options, demo.optional});
+            }
+            break;
+        case Command::Problem:
+            try {
+                jobs.push_back({makeProblem(invocation.problem), options});
+            } catch (const ProblemError& error) {
+                preResults.push_back(
+                    problemError(0, joinWords(commandWordsFor(invocation.problem)), error.what()));
+            }
+            break;
+        case Command::Batch:
+            for (auto& entry : parseBatchFile(invocation.batchFile, options)) {
+                try {
+                    jobs.push_back({makeProblem(entry.invocation.problem), entry.invocation.common});
+                } catch (const ProblemError& error) {
+                    preResults.push_back(problemError(
+                        preResults.size(), entry.text,
+                        invocation.batchFile + ":" + std::to_string(entry.line) + ": " + error.what()));
+                }
+            }
+            break;
+        default:
+            throw std::logic_error("collectJobs: the command runs no problems");
+    }
+    return jobs;
+}
+
+// A CSV or JSON path made per GPU: "results.csv" -> "results.gpu1.csv".
+std::string perGpuPath(const std::string& path, int ordinal) {
+    if (path.empty()) {
+        return path;
+    }
+    const std::filesystem::path original(path);
+    std::filesystem::path changed = original;
+    changed.replace_extension(".gpu" + std::to_string(ordinal) + original.extension().string());
+    return changed.string();
+}
+
+// --device gpu:all: every GPU runs the command's jobs from its own thread and handle, all at once;
+// each GPU's report in turn, then the per-GPU and total throughput.
+int runOnEveryGpu(const Invocation& invocation, std::ostream& out) {
+    if (invocation.command != Command::Demo && invocation.command != Command::Problem &&
+        invocation.command != Command::Batch) {
+        throw UsageError(
+            "--device gpu:all runs problems, batch files and the demo; this command takes one device");
+    }
+    const int gpus = Session::gpuCount();
+    if (gpus <= 0) {
+        throw DriverError("--device gpu:all: no usable CUDA device");
+    }
+    std::vector<std::ostringstream> reports(static_cast<size_t>(gpus));
+    std::vector<std::vector<Result>> results(static_cast<size_t>(gpus));
+    std::vector<std::string> failures(static_cast<size_t>(gpus));
+    std::vector<std::thread> threads;
+    for (int gpu = 0; gpu < gpus; ++gpu) {
+        threads.emplace_back([&, gpu] {
+            const auto index = static_cast<size_t>(gpu);
+            try {
+                CommonOptions options = invocation.common;
+                options.device = "gpu:" + std::to_string(gpu);
+                options.csvPath = perGpuPath(options.csvPath, gpu);
+                options.jsonPath = perGpuPath(options.jsonPath, gpu);
+                Session session(options.device);
+                std::vector<Result> preResults;
+                std::vector<Job> jobs = collectJobs(invocation, session, options, preResults);
+                results[index] =
+                    runJobs(session, std::move(jobs), std::move(preResults), options, reports[index], false);
+            } catch (const std::exception& error) {
+                failures[index] = error.what();
+            }
+        });
+    }
+    for (std::thread& thread : threads) {
+        thread.join();
+    }
+    int status = 0;
+    for (size_t gpu = 0; gpu < reports.size(); ++gpu) {
+        out << "=== GPU " << gpu << " ===\n" << reports[gpu].str();
+        if (!failures[gpu].empty()) {
+            out << "hipdnn-driver: GPU " << gpu << ": " << failures[gpu] << "\n";
+            status = 1;
+        } else {
+            status = std::max(status, exitStatus(results[gpu]));
+        }
+    }
+    printEveryGpuSummary(out, results);
+    return status;
+}
+
 int runInvocation(const Invocation& invocation, std::ostream& out) {
     // The database commands but prune need no handle (and so load no plugin).
     if (invocation.command == Command::Db) {
         return runDb(invocation.dbAction, invocation.dbFiles, invocation.common, out);
     }
+    if (invocation.common.device == kEveryGpu) {
+        return runOnEveryGpu(invocation, out);
+    }
     Session session(invocation.common.device);
-    std::vector<Job> jobs;
-    std::vector<Result> preResults;
     CommonOptions options = invocation.common;
     switch (invocation.command) {
         case Command::List:
@@ -175,36 +286,13 @@ int runInvocation(const Invocation& invocation, std::ostream& out) {
             return 0;
         }
         case Command::Demo:
-            // Every applicable engine unless the user chose.
-            if (options.engine.empty()) {
-                options.engine = "all";
-            }
-            for (auto& demo : demoProblems({session.isGpu(), cpuHasBf16Math()},
-                                           std::get<DemoCaseSpec>(invocation.problem))) {
-                jobs.push_back({std::move(demo.problem), options, demo.optional});
-            }
-            break;
         case Command::Problem:
-            try {
-                jobs.push_back({makeProblem(invocation.problem), options});
-            } catch (const ProblemError& error) {
-                preResults.push_back(
-                    problemError(0, joinWords(commandWordsFor(invocation.problem)), error.what()));
-            }
-            break;
         case Command::Batch:
-            for (auto& entry : parseBatchFile(invocation.batchFile, invocation.common)) {
-                try {
-                    jobs.push_back({makeProblem(entry.invocation.problem), entry.invocation.common});
-                } catch (const ProblemError& error) {
-                    preResults.push_back(problemError(
-                        preResults.size(), entry.text,
-                        invocation.batchFile + ":" + std::to_string(entry.line) + ": " + error.what()));
-                }
-            }
             break;
     }
-    return runJobs(session, std::move(jobs), std::move(preResults), options, out);
+    std::vector<Result> preResults;
+    std::vector<Job> jobs = collectJobs(invocation, session, options, preResults);
+    return exitStatus(runJobs(session, std::move(jobs), std::move(preResults), options, out, true));
 }
 
 }  // namespace

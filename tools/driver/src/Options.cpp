@@ -48,11 +48,11 @@ struct ParseState {
 
 const CLI::Validator kDeviceValidator(
     [](const std::string& value) {
-        static const std::regex pattern("cpu|gpu(:[0-9]+)?");
+        static const std::regex pattern("cpu|gpu(:([0-9]+|all))?");
         return std::regex_match(value, pattern) ? std::string()
-                                                : "device '" + value + "' is not cpu, gpu or gpu:N";
+                                                : "device '" + value + "' is not cpu, gpu, gpu:N or gpu:all";
     },
-    "cpu|gpu[:N]");
+    "cpu|gpu[:N|:all]");
 
 const CLI::Validator kKnobValidator(
     [](const std::string& value) {
@@ -75,7 +75,9 @@ void addCommonOptions(CLI::App& app, ParseState& state) {
     app.add_option("--iters", common.iterations, "timed runs (fewer on CPU_REFERENCE_ENGINE, see docs)")
         ->check(validatorOf(rules::positiveInteger()))
         ->capture_default_str();
-    app.add_option("--device", common.device, "cpu | gpu | gpu:N (default: GPU 0 when usable, else CPU)")
+    app.add_option("--device", common.device,
+                   "cpu | gpu | gpu:N | gpu:all (every GPU at once, one thread each; default: GPU 0 when "
+                   "usable, else CPU)")
         ->check(kDeviceValidator);
     app.add_option("--seed", common.seed, "input seed (default: HIPDNN_GLOBAL_TEST_SEED, else 1)");
     app.add_option("--csv", common.csvPath, "also write the results as CSV to FILE");

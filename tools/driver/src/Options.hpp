@@ -7,6 +7,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "FlagTable.hpp"
@@ -16,13 +17,16 @@ namespace hipdnn_driver {
 
 enum class RunMode { Correctness, Performance, Both };
 
+// --device gpu:all: the problems run on every GPU at once (EveryGpu.hpp).
+inline constexpr std::string_view kEveryGpu = "gpu:all";
+
 struct CommonOptions {
     // "" = the heuristics' first choice; "all" = every applicable engine; else a comma list.
     std::string engine;
     RunMode run = RunMode::Both;
     int warmup = 3;
     int iterations = 20;
-    std::string device;            // "" = hipdnnCreate's choice; "cpu", "gpu", "gpu:N"
+    std::string device;            // "" = hipdnnCreate's choice; "cpu", "gpu", "gpu:N", kEveryGpu
     std::optional<uint32_t> seed;  // unset = HIPDNN_GLOBAL_TEST_SEED (default 1)
     std::string csvPath;
     std::string jsonPath;

@@ -97,6 +97,15 @@ Session::Session(const std::string& device) {
 #endif
 }
 
+int Session::gpuCount() {
+#ifdef HIPDNN_DRIVER_WITH_CUDA
+    int count = 0;
+    return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+#else
+    return 0;
+#endif
+}
+
 Session::~Session() {
     if (cpuHandle_ != nullptr) {
         hipdnnDestroy(cpuHandle_);

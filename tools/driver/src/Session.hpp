@@ -37,6 +37,9 @@ public:
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
 
+    // CUDA devices the driver can place buffers on; 0 when built without CUDA or none is usable.
+    [[nodiscard]] static int gpuCount();
+
     [[nodiscard]] hipdnnHandle_t handle() const { return handle_; }
     // A CPU handle for CPU_REFERENCE_ENGINE; created on first use when the device is a GPU.
     hipdnnHandle_t referenceHandle();

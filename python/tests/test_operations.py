@@ -160,6 +160,34 @@ def test_rmsnorm(handle, rng):
     np.testing.assert_allclose(y, x * expected_inv_rms * scale, rtol=1e-5, atol=1e-6)
 
 
+def test_layernorm_backward(handle, rng):
+    x = rng.standard_normal((4, 3, 5), dtype=np.float32)
+    dy = rng.standard_normal((4, 3, 5), dtype=np.float32)
+    scale = rng.standard_normal((1, 3, 5), dtype=np.float32)
+    mean = x.mean(axis=(1, 2), keepdims=True)
+    inv_var = (1 / np.sqrt(x.var(axis=(1, 2), keepdims=True) + 1e-5)).astype(np.float32)
+    g = hipdnn.Graph(io_data_type=np.float32, intermediate_data_type=np.float32, compute_data_type=np.float32)
+    DY, X, S = g.tensor_like(dy, "dy"), g.tensor_like(x, "x"), g.tensor_like(scale, "scale")
+    MEAN, INV_VAR = g.tensor_like(mean, "mean"), g.tensor_like(inv_var, "inv_var")
+    DX, DSCALE, DBIAS = g.layernorm_backward(grad=DY, input=X, scale=S, mean=MEAN, inv_variance=INV_VAR)
+    for tensor in (DX, DSCALE, DBIAS):
+        tensor.set_output(True)
+    g.build(handle)
+    dx = np.zeros_like(x)
+    dscale = np.zeros_like(scale)
+    dbias = np.zeros_like(scale)
+    g.execute({DY: dy, X: x, S: scale, MEAN: mean, INV_VAR: inv_var, DX: dx, DSCALE: dscale, DBIAS: dbias},
+              handle=handle)
+
+    xhat = (x - mean) * inv_var
+    gs = dy * scale
+    expected_dx = inv_var * (gs - gs.mean(axis=(1, 2), keepdims=True)
+                             - xhat * (gs * xhat).mean(axis=(1, 2), keepdims=True))
+    np.testing.assert_allclose(dx, expected_dx, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(dscale, (dy * xhat).sum(axis=0, keepdims=True), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(dbias, dy.sum(axis=0, keepdims=True), rtol=1e-5, atol=1e-6)
+
+
 def test_batchnorm_inference(handle, rng):
     x = rng.standard_normal((2, 3, 4, 4), dtype=np.float32)
     channel = lambda: rng.uniform(0.5, 1.5, (1, 3, 1, 1)).astype(np.float32)  # noqa: E731

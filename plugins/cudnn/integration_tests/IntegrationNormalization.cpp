@@ -155,6 +155,24 @@ TEST_P(RowNormTest, RmsNormTraining) {
     expectMatchesReference(builder, ToleranceOp::RmsNorm);
 }
 
+TEST_P(RowNormTest, LayernormBackward) {
+    SKIP_IF_NO_DEVICE();
+    const fb::DataType type = GetParam();
+    GraphBuilder builder("layernorm_backward");
+    builder.addTensor(1, "dy", type, {16, 128, 1, 1})
+        .addTensor(2, "x", type, {16, 128, 1, 1})
+        .addTensor(3, "scale", fb::DataType::FLOAT, {1, 128, 1, 1})
+        .addTensor(4, "mean", fb::DataType::FLOAT, {16, 1, 1, 1})
+        .addTensor(5, "inv_variance", fb::DataType::FLOAT, {16, 1, 1, 1})
+        .addTensor(6, "dx", type, {16, 128, 1, 1})
+        .addTensor(7, "dscale", fb::DataType::FLOAT, {1, 128, 1, 1})
+        .addTensor(8, "dbias", fb::DataType::FLOAT, {1, 128, 1, 1})
+        .addLayernormBackward("ln_bwd", 1, 2, 3, 4, 5, 6, 7, 8);
+    RunOptions options;
+    options.ranges[5] = {0.5, 2.0};
+    expectMatchesReference(builder, ToleranceOp::Layernorm, options);
+}
+
 INSTANTIATE_TEST_SUITE_P(Smoke, RowNormTest,
                          testing::Values(fb::DataType::FLOAT, fb::DataType::HALF, fb::DataType::BFLOAT16),
                          [](const testing::TestParamInfo<fb::DataType>& info) {

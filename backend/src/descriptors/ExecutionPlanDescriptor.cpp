@@ -11,6 +11,7 @@
 
 #include "api/HandleRegistry.hpp"
 #include "logging/GraphDump.hpp"
+#include "platform/DeviceDetection.hpp"
 #include "platform/PointerLocation.hpp"
 
 namespace hipdnn_backend::descriptors {
@@ -103,7 +104,8 @@ void ExecutionPlanDescriptor::execute(const plugin::HandleState& handle,
             fmt::format("The plan needs a workspace of {} bytes but the variant pack's workspace is null",
                         _workspaceSize));
     }
-    if (handle.device() == HIPDNN_DEVICE_TYPE_GPU_EXT) {
+    // With one GPU no pointer can be another GPU's: the driver is asked only where there are several.
+    if (handle.device() == HIPDNN_DEVICE_TYPE_GPU_EXT && platform::cudaDeviceCount() > 1) {
         checkDevicePointers(handle.ordinal(), variantPack);
     }
     const auto& overrides = variantPack.overrides();

@@ -59,6 +59,28 @@ void requireFullParameter(TranslationContext& context, int64_t x, const std::opt
     }
 }
 
+// A norm backward from the saved mean and inv_variance (present: the callers check), batch or
+// layer norm: the same ports, the mode apart.
+template <class Attributes>
+void addNormBackward(TranslationContext& context, const Attributes& attributes, cudnnBackendNormMode_t mode,
+                     const char* label) {
+    OperationSpec& operation = context.addOperation(CUDNN_BACKEND_OPERATION_NORM_BACKWARD_DESCRIPTOR, label);
+    addMode(operation, CUDNN_ATTR_OPERATION_NORM_BWD_MODE, mode);
+    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_DYDESC, attributes.dy_tensor_uid(), "dy");
+    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_XDESC, attributes.x_tensor_uid(), "x");
+    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_MEAN_DESC, *attributes.mean_tensor_uid(),
+            "mean");
+    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_INV_VARIANCE_DESC,
+            *attributes.inv_variance_tensor_uid(), "inv_variance");
+    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_SCALE_DESC, attributes.scale_tensor_uid(),
+            "scale");
+    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_DXDESC, attributes.dx_tensor_uid(), "dx");
+    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_DSCALE_DESC, attributes.dscale_tensor_uid(),
+            "dscale");
+    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_DBIAS_DESC, attributes.dbias_tensor_uid(),
+            "dbias");
+}
+
 }  // namespace
 
 void translateBatchnormInference(TranslationContext& context,
@@ -134,22 +156,7 @@ void translateBatchnormBackward(TranslationContext& context,
             "cuDNN batch norm backward needs the saved mean and inv_variance (recomputing them is not "
             "mapped)");
     }
-    OperationSpec& operation =
-        context.addOperation(CUDNN_BACKEND_OPERATION_NORM_BACKWARD_DESCRIPTOR, "NORM_BACKWARD BATCH_NORM");
-    addMode(operation, CUDNN_ATTR_OPERATION_NORM_BWD_MODE, CUDNN_BATCH_NORM);
-    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_DYDESC, attributes.dy_tensor_uid(), "dy");
-    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_XDESC, attributes.x_tensor_uid(), "x");
-    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_MEAN_DESC, *attributes.mean_tensor_uid(),
-            "mean");
-    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_INV_VARIANCE_DESC,
-            *attributes.inv_variance_tensor_uid(), "inv_variance");
-    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_SCALE_DESC, attributes.scale_tensor_uid(),
-            "scale");
-    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_DXDESC, attributes.dx_tensor_uid(), "dx");
-    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_DSCALE_DESC, attributes.dscale_tensor_uid(),
-            "dscale");
-    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_DBIAS_DESC, attributes.dbias_tensor_uid(),
-            "dbias");
+    addNormBackward(context, attributes, CUDNN_BATCH_NORM, "NORM_BACKWARD BATCH_NORM");
 }
 
 void translateLayernorm(TranslationContext& context, const fb::LayernormAttributes& attributes) {
@@ -183,24 +190,8 @@ void translateLayernorm(TranslationContext& context, const fb::LayernormAttribut
 void translateLayernormBackward(TranslationContext& context,
                                 const fb::LayernormBackwardAttributes& attributes) {
     requireFullParameter(context, attributes.x_tensor_uid(), attributes.scale_tensor_uid(), "scale");
-    OperationSpec& operation =
-        context.addOperation(CUDNN_BACKEND_OPERATION_NORM_BACKWARD_DESCRIPTOR, "NORM_BACKWARD LAYER_NORM");
-    addMode(operation, CUDNN_ATTR_OPERATION_NORM_BWD_MODE, CUDNN_LAYER_NORM);
-    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_DYDESC, attributes.dy_tensor_uid(), "dy");
-    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_XDESC, attributes.x_tensor_uid(), "x");
-    // Present: the operation contract requires the saved statistics (epsilon is only needed to
-    // recompute them, so it is not passed).
-    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_MEAN_DESC, *attributes.mean_tensor_uid(),
-            "mean");
-    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_INV_VARIANCE_DESC,
-            *attributes.inv_variance_tensor_uid(), "inv_variance");
-    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_SCALE_DESC, attributes.scale_tensor_uid(),
-            "scale");
-    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_DXDESC, attributes.dx_tensor_uid(), "dx");
-    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_DSCALE_DESC, attributes.dscale_tensor_uid(),
-            "dscale");
-    addPort(context, operation, CUDNN_ATTR_OPERATION_NORM_BWD_DBIAS_DESC, attributes.dbias_tensor_uid(),
-            "dbias");
+    // The operation contract requires the saved statistics; epsilon only recomputes them.
+    addNormBackward(context, attributes, CUDNN_LAYER_NORM, "NORM_BACKWARD LAYER_NORM");
 }
 
 void translateRmsNorm(TranslationContext& context, const fb::RMSNormAttributes& attributes) {

@@ -53,6 +53,27 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnGetDevice_ext(hipdnnHandle_t handle,
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnDestroy(hipdnnHandle_t handle);
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetStream(hipdnnHandle_t handle, hipdnnStream_t stream);
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnGetStream(hipdnnHandle_t handle, hipdnnStream_t* stream);
+/// Attaches an NCCL communicator (an ncclComm_t the caller made and owns, whose device is the
+/// handle's GPU) to a GPU handle: its engines combine statistics across GPUs through it (batch
+/// norm nodes with peer_stats). Null detaches. The handle's plugins that export
+/// hipdnnEnginePluginSetCommunicator_ext receive it; keep it alive until it is replaced or the
+/// handle and the plans built on it are destroyed. A communicator that
+/// hipdnnCreateCommunicators_ext made for the handle is destroyed when replaced.
+/// HIPDNN_STATUS_BAD_PARAM_NULL_POINTER for a null handle; HIPDNN_STATUS_BAD_PARAM for a handle
+/// that is not live or is bound to the CPU.
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetCommunicator_ext(hipdnnHandle_t handle, void* communicator);
+/// Makes one NCCL communicator per handle over the handles' GPUs, handles[i] being rank i
+/// (ncclCommInitAll), and attaches each to its handle as hipdnnSetCommunicator_ext does. Each
+/// handle owns its communicator: it is destroyed (ncclCommDestroy) when replaced, or once the
+/// handle and the plans built on it are destroyed. When a plugin fails to take its communicator
+/// (HIPDNN_STATUS_PLUGIN_ERROR), the handles before it keep their new communicators and the others
+/// what they had. NCCL (libnccl.so.2) is loaded on first use; without it:
+/// HIPDNN_STATUS_NOT_SUPPORTED naming the library and why it did not load. An NCCL failure is
+/// HIPDNN_STATUS_INTERNAL_ERROR with NCCL's description. HIPDNN_STATUS_BAD_PARAM: count 0, a handle
+/// that is not live or is bound to the CPU, two handles bound to the same GPU (the messages give
+/// the index in `handles`); HIPDNN_STATUS_BAD_PARAM_NULL_POINTER: a null array or element.
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnCreateCommunicators_ext(size_t count,
+                                                                   const hipdnnHandle_t* handles);
 
 /* ---- Descriptors ---- */
 

@@ -52,6 +52,7 @@ struct PluginApi {
           HIPDNN_TEST_RESOLVE(hipdnnEnginePluginCreate),
           HIPDNN_TEST_RESOLVE(hipdnnEnginePluginDestroy),
           HIPDNN_TEST_RESOLVE(hipdnnEnginePluginSetStream),
+          HIPDNN_TEST_RESOLVE(hipdnnEnginePluginSetCommunicator_ext),
           HIPDNN_TEST_RESOLVE(hipdnnEnginePluginGetApplicableEngineIds),
           HIPDNN_TEST_RESOLVE(hipdnnEnginePluginGetEngineDetails),
           HIPDNN_TEST_RESOLVE(hipdnnEnginePluginDestroyEngineDetails),
@@ -87,6 +88,7 @@ struct PluginApi {
     decltype(::hipdnnEnginePluginCreate)* hipdnnEnginePluginCreate;
     decltype(::hipdnnEnginePluginDestroy)* hipdnnEnginePluginDestroy;
     decltype(::hipdnnEnginePluginSetStream)* hipdnnEnginePluginSetStream;
+    decltype(::hipdnnEnginePluginSetCommunicator_ext)* hipdnnEnginePluginSetCommunicator_ext;
     decltype(::hipdnnEnginePluginGetApplicableEngineIds)* hipdnnEnginePluginGetApplicableEngineIds;
     decltype(::hipdnnEnginePluginGetEngineDetails)* hipdnnEnginePluginGetEngineDetails;
     decltype(::hipdnnEnginePluginDestroyEngineDetails)* hipdnnEnginePluginDestroyEngineDetails;

@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <random>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -727,6 +728,40 @@ TEST_F(EnginePluginImplTest, LoggingGoesToTheCallbackAtTheChosenLevel) {
     EXPECT_EQ(api->hipdnnPluginSetLogLevel(static_cast<hipdnnSeverity_t>(99)),
               HIPDNN_PLUGIN_STATUS_BAD_PARAM);
     EXPECT_THAT(api->lastError(), HasSubstr("level 99 is not a hipdnnSeverity_t value"));
+}
+
+std::string formatPointer(const void* pointer) {
+    std::ostringstream text;
+    text << pointer;
+    return text.str();
+}
+
+TEST_F(EnginePluginImplTest, SetCommunicatorStoresTheValueInTheHandle) {
+    EXPECT_EQ(api->hipdnnEnginePluginSetCommunicator_ext(nullptr, nullptr), HIPDNN_PLUGIN_STATUS_BAD_PARAM);
+    EXPECT_EQ(api->lastError(), "hipdnnEnginePluginSetCommunicator_ext: handle is null");
+
+    {
+        const std::lock_guard<std::mutex> lock(logMutex);
+        logLines.clear();
+    }
+    ASSERT_EQ(api->hipdnnPluginSetLoggingCallback(recordLog), HIPDNN_PLUGIN_STATUS_SUCCESS);
+    ASSERT_EQ(api->hipdnnPluginSetLogLevel(HIPDNN_SEV_INFO), HIPDNN_PLUGIN_STATUS_SUCCESS);
+    int communicator = 0;
+    EXPECT_EQ(api->hipdnnEnginePluginSetCommunicator_ext(handle, &communicator),
+              HIPDNN_PLUGIN_STATUS_SUCCESS);
+    EXPECT_EQ(api->lastError(), "");
+    EXPECT_EQ(api->hipdnnEnginePluginSetCommunicator_ext(handle, nullptr), HIPDNN_PLUGIN_STATUS_SUCCESS);
+    ASSERT_EQ(api->hipdnnPluginSetLogLevel(HIPDNN_SEV_OFF), HIPDNN_PLUGIN_STATUS_SUCCESS);
+    ASSERT_EQ(api->hipdnnPluginSetLoggingCallback(nullptr), HIPDNN_PLUGIN_STATUS_SUCCESS);
+
+    const std::lock_guard<std::mutex> lock(logMutex);
+    std::vector<std::string> messages;
+    for (const auto& line : logLines) {
+        messages.push_back(line.second);
+    }
+    logLines.clear();
+    EXPECT_THAT(messages, ElementsAre("[sdk_test_plugin] communicator " + formatPointer(&communicator),
+                                      "[sdk_test_plugin] communicator " + formatPointer(nullptr)));
 }
 
 TEST(EnginePluginImplDefaultsTest, DeviceTypeDefaultsToGpuLibraryVersionsToNoneAndApiVersionCanBeOverridden) {

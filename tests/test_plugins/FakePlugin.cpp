@@ -11,7 +11,9 @@
 //   FAKE_OVERRIDE_EXECUTE (exports hipdnnEnginePluginExecuteOpGraphWithOverrides, which computes
 //   only the elements of the input's override shape), FAKE_ESTIMATE_SECONDS (exports
 //   hipdnnEnginePluginEstimateExecutionTime_ext answering that value for every engine; a negative
-//   value answers INTERNAL_ERROR instead).
+//   value answers INTERNAL_ERROR instead), FAKE_COMMUNICATOR (exports
+//   hipdnnEnginePluginSetCommunicator_ext, which keeps the value in the handle and logs
+//   "communicator set to <pointer>").
 // The engine applies to graphs made of one float pointwise RELU_FWD or IDENTITY node and computes
 // it on host memory (scaled by the "fake.scale" knob when FAKE_KNOBS is set; "fake.tile.size",
 // one of 1, 2, 4, ..., 64, sets the workspace to 4 bytes per tile; "fake.variant", "a" or "b",
@@ -23,6 +25,7 @@
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -68,6 +71,7 @@ hipdnnCallback_t g_logCallback = nullptr;
 
 struct FakeHandle {
     void* stream = nullptr;
+    void* communicator = nullptr;
 };
 
 // Everything execute needs; also the serialized form of a context.
@@ -480,6 +484,21 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginEstimateExecutionTim
         return HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR;
     }
     *seconds = estimate;
+    return HIPDNN_PLUGIN_STATUS_SUCCESS;
+}
+#endif
+
+#ifdef FAKE_COMMUNICATOR
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t
+hipdnnEnginePluginSetCommunicator_ext(hipdnnEnginePluginHandle_t handle, void* communicator) {
+    if (handle == nullptr) {
+        return fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "handle is null");
+    }
+    auto& fakeHandle = *reinterpret_cast<FakeHandle*>(handle);
+    fakeHandle.communicator = communicator;
+    char pointer[32];
+    std::snprintf(pointer, sizeof(pointer), "%p", fakeHandle.communicator);
+    log(HIPDNN_SEV_INFO, std::string("communicator set to ") + pointer);
     return HIPDNN_PLUGIN_STATUS_SUCCESS;
 }
 #endif

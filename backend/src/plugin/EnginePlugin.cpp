@@ -81,6 +81,7 @@ void EnginePlugin::resolveSymbols() {
     optional(_api.executeOpGraphWithOverrides, "hipdnnEnginePluginExecuteOpGraphWithOverrides");
     optional(_api.estimateExecutionTime, "hipdnnEnginePluginEstimateExecutionTime_ext");
     optional(_api.getLibraryVersions, "hipdnnEnginePluginGetLibraryVersions_ext");
+    optional(_api.setCommunicator, "hipdnnEnginePluginSetCommunicator_ext");
     optional(_api.serializeExecutionContext, "hipdnnEnginePluginSerializeExecutionContext");
     optional(_api.destroySerializedExecutionContext, "hipdnnEnginePluginDestroySerializedExecutionContext");
     optional(_api.createExecutionContextFromSerialized,

@@ -40,6 +40,7 @@ struct EnginePluginApi {
     decltype(&hipdnnEnginePluginExecuteOpGraphWithOverrides) executeOpGraphWithOverrides = nullptr;
     decltype(&hipdnnEnginePluginEstimateExecutionTime_ext) estimateExecutionTime = nullptr;
     decltype(&hipdnnEnginePluginGetLibraryVersions_ext) getLibraryVersions = nullptr;
+    decltype(&hipdnnEnginePluginSetCommunicator_ext) setCommunicator = nullptr;
 };
 
 }  // namespace hipdnn_backend::plugin

@@ -120,6 +120,42 @@ void HandleState::setStream(hipdnnStream_t stream) {
     _stream = stream;
 }
 
+void HandleState::setCommunicator(void* communicator) {
+    attachCommunicator(communicator);
+    if (communicator != _ownedCommunicator.get()) {
+        _ownedCommunicator.reset();
+    }
+}
+
+void HandleState::adoptCommunicator(platform::NcclCommunicator communicator) {
+    attachCommunicator(communicator.get());
+    _ownedCommunicator = std::move(communicator);
+}
+
+void HandleState::attachCommunicator(void* communicator) {
+    for (size_t index = 0; index < _instances.size(); ++index) {
+        try {
+            if (!_instances[index]->setCommunicator(communicator)) {
+                HIPDNN_LOG_INFO(
+                    "Plugin '{}' takes no communicator (no hipdnnEnginePluginSetCommunicator_ext)",
+                    _instances[index]->plugin().name());
+            }
+        } catch (...) {
+            // The caller may destroy a communicator it is told was not attached: no plugin may keep it.
+            for (size_t attached = 0; attached < index; ++attached) {
+                try {
+                    _instances[attached]->setCommunicator(_communicator);
+                } catch (const std::exception& error) {
+                    HIPDNN_LOG_ERROR("Cannot give plugin '{}' its previous communicator back: {}",
+                                     _instances[attached]->plugin().name(), error.what());
+                }
+            }
+            throw;
+        }
+    }
+    _communicator = communicator;
+}
+
 std::string HandleState::describePlugins() const {
     const std::string device =
         _device == HIPDNN_DEVICE_TYPE_CPU_EXT ? std::string("cpu") : "gpu:" + std::to_string(_ordinal);

@@ -1,6 +1,6 @@
-// Everything a hipdnn handle owns: its device, its stream, the plugin set it was created with,
-// one plugin handle per plugin serving its device and the tuning database in force when it was
-// created. Shared (shared_ptr) with the descriptors
+// Everything a hipdnn handle owns: its device, its stream, its NCCL communicator when the backend
+// made it, the plugin set it was created with, one plugin handle per plugin serving its device and
+// the tuning database in force when it was created. Shared (shared_ptr) with the descriptors
 // built on the handle so that plans outlive a destroyed handle safely.
 #pragma once
 
@@ -12,6 +12,7 @@
 
 #include "hipdnn_backend.h"
 #include "platform/DeviceContext.hpp"
+#include "platform/Nccl.hpp"
 #include "plugin/PluginInstance.hpp"
 #include "plugin/PluginSet.hpp"
 
@@ -33,6 +34,12 @@ public:
     hipdnnStream_t stream() const noexcept { return _stream; }
     // Forwards the stream to every plugin handle; the first failure throws PLUGIN_ERROR.
     void setStream(hipdnnStream_t stream);
+    // Gives `communicator` (the caller's; null detaches) to every plugin handle that takes one. When
+    // a plugin fails, those already given it go back to the previous communicator and PLUGIN_ERROR
+    // is thrown. A communicator the handle owned is destroyed once replaced.
+    void setCommunicator(void* communicator);
+    // As setCommunicator, and the handle owns `communicator` from then on.
+    void adoptCommunicator(platform::NcclCommunicator communicator);
 
     const PluginSet& pluginSet() const noexcept { return *_pluginSet; }
     // Plugins serving the handle's device whose handle creation succeeded, in load order.
@@ -51,12 +58,18 @@ public:
 
 private:
     void createPluginHandles();
+    // setCommunicator without the change of ownership.
+    void attachCommunicator(void* communicator);
 
     hipdnnDeviceType_ext_t _device;
     int _ordinal;
     // Null for the CPU. Declared before the instances, which use it until they are destroyed.
     std::shared_ptr<const platform::DeviceContext> _deviceContext;
     hipdnnStream_t _stream = nullptr;
+    // The NCCL communicator the plugin handles were given; null when none.
+    void* _communicator = nullptr;
+    // Declared before the instances: the plugin handles let go of it before it is destroyed.
+    platform::NcclCommunicator _ownedCommunicator;
     // Declared before the instances: plugin handles are destroyed before their libraries unload.
     std::shared_ptr<PluginSet> _pluginSet;
     std::vector<std::unique_ptr<PluginInstance>> _instances;

@@ -89,6 +89,16 @@ void PluginInstance::setStream(void* stream) const {
     check(_plugin->api().setStream(_handle, stream), "set stream");
 }
 
+bool PluginInstance::setCommunicator(void* communicator) const {
+    const auto setCommunicator = _plugin->api().setCommunicator;
+    if (setCommunicator == nullptr) {
+        return false;
+    }
+    const platform::CurrentDevice current = onDevice();
+    check(setCommunicator(_handle, communicator), "set communicator");
+    return true;
+}
+
 ApplicableEngines PluginInstance::applicableEngines(const hipdnnPluginConstData_t& graph) const {
     const platform::CurrentDevice current = onDevice();
     const EnginePluginApi& api = _plugin->api();

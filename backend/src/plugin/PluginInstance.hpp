@@ -34,6 +34,9 @@ public:
     hipdnnEnginePluginHandle_t handle() const noexcept { return _handle; }
 
     void setStream(void* stream) const;
+    // Hands the plugin the handle's NCCL communicator (hipdnnEnginePluginSetCommunicator_ext; null
+    // detaches). False, and nothing done, when the plugin does not export it.
+    bool setCommunicator(void* communicator) const;
     // Fails with PLUGIN_ERROR when the plugin answers an id it does not provide.
     ApplicableEngines applicableEngines(const hipdnnPluginConstData_t& graph) const;
     // The engine's estimated seconds for `graph` (hipdnnEnginePluginEstimateExecutionTime_ext);

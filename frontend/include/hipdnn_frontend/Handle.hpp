@@ -26,6 +26,12 @@ public:
     hipdnnStatus_t getStream(hipdnnHandle_t handle, hipdnnStream_t* stream) {
         return hipdnnGetStream(handle, stream);
     }
+    hipdnnStatus_t setCommunicator(hipdnnHandle_t handle, void* communicator) {
+        return hipdnnSetCommunicator_ext(handle, communicator);
+    }
+    hipdnnStatus_t createCommunicators(size_t count, const hipdnnHandle_t* handles) {
+        return hipdnnCreateCommunicators_ext(count, handles);
+    }
     const char* getErrorString(hipdnnStatus_t status) { return hipdnnGetErrorString(status); }
     void getLastErrorString(char* message, size_t maxSize) { hipdnnGetLastErrorString(message, maxSize); }
 };

@@ -136,6 +136,13 @@ HIPDNN_PLUGIN_NODISCARD HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePl
     hipdnnEnginePluginHandle_t handle, int64_t engine_id, const hipdnnPluginConstData_t* op_graph,
     hipdnnEnginePredictionKind_t kind, double* seconds);
 
+/// Optional extension. The NCCL communicator (an ncclComm_t whose device is the handle's GPU; null
+/// detaches it) through which the handle's engines combine statistics across GPUs: batch norm
+/// nodes with peer_stats. The plugin does not own it and stops using it when a later call replaces
+/// it or the handle is destroyed. BAD_PARAM: a null handle.
+HIPDNN_PLUGIN_NODISCARD HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t
+hipdnnEnginePluginSetCommunicator_ext(hipdnnEnginePluginHandle_t handle, void* communicator);
+
 #ifdef __cplusplus
 }
 #endif

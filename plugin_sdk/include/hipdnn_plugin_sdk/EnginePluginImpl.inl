@@ -316,6 +316,12 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginSetStream(hipdnnEngi
     return guardedCall("hipdnnEnginePluginSetStream: ", [&] { handleFrom(handle).setStream(stream); });
 }
 
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t
+hipdnnEnginePluginSetCommunicator_ext(hipdnnEnginePluginHandle_t handle, void* communicator) {
+    return guardedCall("hipdnnEnginePluginSetCommunicator_ext: ",
+                       [&] { handleFrom(handle).setCommunicator(communicator); });
+}
+
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetApplicableEngineIds(
     hipdnnEnginePluginHandle_t handle, const hipdnnPluginConstData_t* op_graph, int64_t* engine_ids,
     uint32_t max_engines, uint32_t* num_engines) {

@@ -22,8 +22,16 @@ public:
     /// Virtual so that a handle can rebind stream-dependent objects (for example library handles).
     virtual void setStream(hipdnnPluginStream_t stream) { _stream = stream; }
 
+    /// The NCCL communicator (an ncclComm_t on the handle's GPU) through which engines combine
+    /// statistics across GPUs; null when none is attached. Owned by the backend or the user.
+    void* communicator() const noexcept { return _communicator; }
+
+    /// Virtual so that a handle can drop state tied to the previous communicator.
+    virtual void setCommunicator(void* communicator) { _communicator = communicator; }
+
 private:
     hipdnnPluginStream_t _stream = nullptr;
+    void* _communicator = nullptr;
 };
 
 }  // namespace hipdnn_plugin_sdk

@@ -56,6 +56,13 @@ public:
             throw std::runtime_error("SDK_TEST_PLUGIN_FAIL_CREATE is set, refusing to create a handle");
         }
     }
+
+    // Logs what communicator() answers once the base class stored the value, so that the tests
+    // read it back through the C exports.
+    void setCommunicator(void* communicator) override {
+        PluginHandleBase::setCommunicator(communicator);
+        HIPDNN_SDK_LOG_INFO("sdk_test_plugin", "communicator " << this->communicator());
+    }
 };
 
 // The tensors of a graph made of one float unary pointwise node over packed, same-shape tensors.

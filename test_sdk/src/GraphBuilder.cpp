@@ -167,10 +167,10 @@ GraphBuilder& GraphBuilder::addBatchnormInferenceVariance(std::string name, int6
 GraphBuilder& GraphBuilder::addBatchnormTraining(std::string name, const BatchnormTrainingPorts& p) {
     return addNode(std::move(name), fb::NodeAttributes::BatchnormAttributes, [=](FlatBufferBuilder& builder) {
         return fb::CreateBatchnormAttributesDirect(
-                   builder, p.x, p.scale, p.bias, p.epsilon, nullptr, toFlatbuffers(p.prevRunningMean),
-                   toFlatbuffers(p.prevRunningVariance), toFlatbuffers(p.momentum), p.y,
-                   toFlatbuffers(p.mean), toFlatbuffers(p.invVariance), toFlatbuffers(p.nextRunningMean),
-                   toFlatbuffers(p.nextRunningVariance))
+                   builder, p.x, p.scale, p.bias, p.epsilon, p.peerStats.empty() ? nullptr : &p.peerStats,
+                   toFlatbuffers(p.prevRunningMean), toFlatbuffers(p.prevRunningVariance),
+                   toFlatbuffers(p.momentum), p.y, toFlatbuffers(p.mean), toFlatbuffers(p.invVariance),
+                   toFlatbuffers(p.nextRunningMean), toFlatbuffers(p.nextRunningVariance))
             .Union();
     });
 }
@@ -180,7 +180,8 @@ GraphBuilder& GraphBuilder::addBatchnormBackward(std::string name, const Batchno
                    [=](FlatBufferBuilder& builder) {
                        return fb::CreateBatchnormBackwardAttributesDirect(
                                   builder, p.dy, p.x, toFlatbuffers(p.mean), toFlatbuffers(p.invVariance),
-                                  p.scale, nullptr, p.dx, p.dscale, p.dbias, toFlatbuffers(p.epsilon))
+                                  p.scale, p.peerStats.empty() ? nullptr : &p.peerStats, p.dx, p.dscale,
+                                  p.dbias, toFlatbuffers(p.epsilon))
                            .Union();
                    });
 }

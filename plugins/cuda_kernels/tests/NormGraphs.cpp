@@ -160,7 +160,7 @@ hipdnn_test_sdk::GraphBuilder layernormBackwardGraph(fb::DataType type, const st
 
 hipdnn_test_sdk::GraphBuilder batchnormGraph(BatchnormMode mode, fb::DataType type,
                                              const std::vector<int64_t>& dims, bool channelsLast,
-                                             Epilogue epilogue) {
+                                             Epilogue epilogue, int64_t peers) {
     hipdnn_test_sdk::GraphBuilder builder("batchnorm_" + batchnormModeName(mode));
     const std::vector<int64_t> strides = hipdnn_data_sdk::utilities::generatePackedStrides(
         dims, channelsLast ? TensorLayout::NHWC.strideOrder : TensorLayout::NCHW.strideOrder);
@@ -171,6 +171,12 @@ hipdnn_test_sdk::GraphBuilder batchnormGraph(BatchnormMode mode, fb::DataType ty
     };
     builder.addTensor(1, "x", type, dims, strides);
     channel(2, "scale");
+    std::vector<int64_t> peerStats;
+    for (int64_t peer = 0; peer < peers; ++peer) {
+        peerStats.push_back(kFirstPeerStats + peer);
+        builder.addTensor(peerStats.back(), "peer_stats_" + std::to_string(peer), fb::DataType::FLOAT,
+                          {2, 4 * dims[1], 1, 1});
+    }
     if (mode == BatchnormMode::Backward) {
         builder.addTensor(14, "dy", type, dims, strides).addTensor(kY, "dx", type, dims, strides);
         channel(4, "mean");
@@ -186,6 +192,7 @@ hipdnn_test_sdk::GraphBuilder batchnormGraph(BatchnormMode mode, fb::DataType ty
         ports.dbias = 16;
         ports.mean = 4;
         ports.invVariance = 5;
+        ports.peerStats = peerStats;
         builder.addBatchnormBackward("bn_backward", ports);
         return builder;
     }
@@ -213,6 +220,7 @@ hipdnn_test_sdk::GraphBuilder batchnormGraph(BatchnormMode mode, fb::DataType ty
             ports.y = kY;
             ports.mean = 7;
             ports.invVariance = 8;
+            ports.peerStats = peerStats;
             builder.addScalar(6, "epsilon", fb::DataType::FLOAT, 1e-5);
             channel(7, "mean");
             channel(8, "inv_variance");

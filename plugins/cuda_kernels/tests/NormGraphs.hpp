@@ -38,10 +38,12 @@ std::string batchnormModeName(BatchnormMode mode);
 /// Batch norm of x `dims` (N, C, H, W) in `type`, NHWC or NCHW, fp32 per-channel
 /// tensors; `epilogue` after y (forward modes). Epsilon 1e-5 and momentum 0.1 are pass-by-value
 /// scalars. Backward reads dy (uid 14) and the saved mean and inv_variance and writes dx (uid 20),
-/// dscale and dbias.
+/// dscale and dbias. `peers` > 0 (training and backward) synchronizes the statistics over that
+/// many GPUs: peer_stats tensors uids kFirstPeerStats, ... (fp32, 2 × 4C, cudnn-frontend's shape).
 hipdnn_test_sdk::GraphBuilder batchnormGraph(BatchnormMode mode, fb::DataType type,
                                              const std::vector<int64_t>& dims, bool channelsLast,
-                                             Epilogue epilogue = Epilogue::None);
+                                             Epilogue epilogue = Epilogue::None, int64_t peers = 0);
+inline constexpr int64_t kFirstPeerStats = 30;
 
 /// A pooling forward node: x's dims (N, C, spatial...), the window, stride and padding per
 /// spatial dim, and x's and y's layout (channels last or first, both packed).

@@ -127,6 +127,65 @@ INSTANTIATE_TEST_SUITE_P(Types, BatchnormBackwardCompiles,
                                     (std::get<1>(info.param) ? "_nhwc" : "_nchw");
                          });
 
+class SynchronizedBatchnormCompiles
+    : public testing::TestWithParam<std::tuple<BatchnormMode, fb::DataType, bool>> {};
+
+TEST_P(SynchronizedBatchnormCompiles, VectorAndScalarForSm90AndSm75) {
+    const auto [mode, type, channelsLast] = GetParam();
+    const auto graph = batchnormGraph(mode, type, {2, 24, 5, 8}, channelsLast, Epilogue::None, 2);
+    expectCompiles(graph, 90, false);
+    expectCompiles(graph, 90, true);
+    expectCompiles(graph, 75, false);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, SynchronizedBatchnormCompiles,
+                         testing::Combine(testing::Values(BatchnormMode::Training,
+                                                          BatchnormMode::TrainingRunningStats,
+                                                          BatchnormMode::Backward),
+                                          testing::ValuesIn(kTypes), testing::Bool()),
+                         [](const auto& info) {
+                             return batchnormModeName(std::get<0>(info.param)) + "_" +
+                                    fb::EnumNameDataType(std::get<1>(info.param)) +
+                                    (std::get<2>(info.param) ? "_nhwc" : "_nchw");
+                         });
+
+// The moments go through the workspace as doubles: count, then two sums per channel, summed
+// across GPUs between the moments kernel and the finalize; the local plan has no such step.
+TEST(NormCodegen, SynchronizedBatchnormSumsMomentsAcrossGpusBetweenTwoKernels) {
+    for (const BatchnormMode mode : {BatchnormMode::TrainingRunningStats, BatchnormMode::Backward}) {
+        SCOPED_TRACE(batchnormModeName(mode));
+        const std::vector<int64_t> dims = {64, 256, 56, 56};
+        std::vector<uint8_t> localBytes;
+        std::vector<uint8_t> syncBytes;
+        std::string reason;
+        const auto local = hipdnn_cuda_kernels::planNorm(
+            wrapGraph(batchnormGraph(mode, fb::DataType::BFLOAT16, dims, true), localBytes), hopper(),
+            reason);
+        ASSERT_TRUE(local.has_value()) << reason;
+        const auto synchronized = hipdnn_cuda_kernels::planNorm(
+            wrapGraph(batchnormGraph(mode, fb::DataType::BFLOAT16, dims, true, Epilogue::None, 2), syncBytes),
+            hopper(), reason);
+        ASSERT_TRUE(synchronized.has_value()) << reason;
+        EXPECT_EQ(local->program.peerCount, 0);
+        EXPECT_FALSE(local->source.allReduce.has_value());
+        EXPECT_EQ(synchronized->program.peerCount, 2);
+
+        const auto& launches = synchronized->source.launches;
+        ASSERT_EQ(launches.size(), 4U);
+        EXPECT_EQ(launches[0].kernel, hipdnn_cuda_kernels::kBatchnormStatsKernel);
+        EXPECT_EQ(launches[1].kernel, hipdnn_cuda_kernels::kBatchnormMomentsKernel);
+        EXPECT_EQ(launches[2].kernel, hipdnn_cuda_kernels::kBatchnormFinalizeKernel);
+        EXPECT_EQ(launches[3].kernel, hipdnn_cuda_kernels::kBatchnormApplyKernel);
+        ASSERT_TRUE(synchronized->source.allReduce.has_value());
+        EXPECT_EQ(synchronized->source.allReduce->afterLaunches, 2U);
+        EXPECT_EQ(synchronized->source.allReduce->offsetBytes, 2 * 256 * sizeof(float));
+        EXPECT_EQ(synchronized->source.allReduce->doubles, 3U * 256);
+        EXPECT_EQ(synchronized->source.workspaceBytes,
+                  local->source.workspaceBytes + 3 * 256 * sizeof(double));
+        EXPECT_NE(synchronized->source.source.find("hdnn_moments[2 * kC + c]"), std::string::npos);
+    }
+}
+
 using RmsNormBackwardCase = std::tuple<fb::DataType, bool, int64_t>;  // type, dbias, columns
 
 class RmsNormBackwardCompiles : public testing::TestWithParam<RmsNormBackwardCase> {};

@@ -66,6 +66,7 @@ struct BatchnormTrainingPorts {
     std::optional<int64_t> momentum;
     std::optional<int64_t> nextRunningMean;
     std::optional<int64_t> nextRunningVariance;
+    std::vector<int64_t> peerStats;  // one per GPU of a synchronized batch norm
 };
 
 /// Batchnorm backward ports: saved mean and inv_variance, or epsilon to recompute them.
@@ -79,6 +80,7 @@ struct BatchnormBackwardPorts {
     std::optional<int64_t> mean;
     std::optional<int64_t> invVariance;
     std::optional<int64_t> epsilon;
+    std::vector<int64_t> peerStats;  // one per GPU of a synchronized batch norm
 };
 
 /// Attention's optional ports and options, the same for forward and backward. Sequence lengths

@@ -28,6 +28,8 @@ constexpr int kMaxStatsBlocksPerMultiprocessor = 8;
 // thread loads before it computes.
 constexpr int kStatsBatch = 4;
 constexpr int kApplyUnroll = 2;
+// Threads per block of the synchronized finalize: one per channel.
+constexpr unsigned kSynchronizedFinalizeBlock = 128;
 
 std::string floatLiteral(double value) {
     char text[32];
@@ -673,13 +675,20 @@ private:
              << ";\nconstexpr hdnn_index kChanStride = " << _program.channelStride
              << ";\nconstexpr int kW = " << width << ";\nconstexpr int kNormBlockSize = " << kNormBlockSize
              << ";\n";
+        // Workspace: two per-channel coefficients, three per-channel doubles when the statistics are
+        // synchronized, then the parts' two sums per channel.
+        const int64_t momentFloats = _program.isSynchronized() ? 6 * channels : 0;
         if (_program.hasStatisticsPass()) {
-            // Workspace: two per-channel coefficients, then the parts' two sums per channel.
-            _out << "constexpr hdnn_index kPartials = 2 * kC;\n";
+            _out << "constexpr hdnn_index kMoments = 2 * kC;\nconstexpr hdnn_index kPartials = "
+                 << 2 * channels + momentFloats << ";\n";
             if (!emitStatistics(width, reason)) {
                 return false;
             }
-            emitFinalize(_program.elementCount / channels);
+            if (_program.isSynchronized()) {
+                emitSynchronizedFinalize(_program.elementCount / channels);
+            } else {
+                emitFinalize(_program.elementCount / channels);
+            }
         }
         bool ok = true;
         const std::string delivery = emitDelivery(width, reason, ok);
@@ -695,7 +704,9 @@ private:
         _result.kernelNames.push_back(kBatchnormApplyKernel);
         if (_program.hasStatisticsPass()) {
             _result.workspaceBytes =
-                static_cast<size_t>(2 * _result.maxParts + 2) * static_cast<size_t>(channels) * sizeof(float);
+                (static_cast<size_t>(2 * _result.maxParts + 2) * static_cast<size_t>(channels) +
+                 static_cast<size_t>(momentFloats)) *
+                sizeof(float);
         }
         return true;
     }
@@ -855,11 +866,10 @@ private:
         return true;
     }
 
-    // One block per channel: its threads sum the parts in double, then thread 0 writes the
-    // channel's outputs and the two coefficients the apply kernel reads (ws[c], ws[kC + c]).
-    void emitFinalize(int64_t perChannelCount) {
-        _out << header(kBatchnormFinalizeKernel, kNormBlockSize)
-             << R"(    __shared__ double hdnn_s[kNormBlockSize / 32];
+    // One block per channel: its threads sum the channel's parts in double into s and q, which
+    // thread 0 holds afterwards (the other threads return).
+    std::string sumParts() const {
+        return R"(    __shared__ double hdnn_s[kNormBlockSize / 32];
     __shared__ double hdnn_q[kNormBlockSize / 32];
     const int c = blockIdx.x;
     double s = 0.0, q = 0.0;
@@ -872,8 +882,70 @@ private:
     s = 0.0;
     q = 0.0;
     for (int w = 0; w < kNormBlockSize / 32; ++w) { s += hdnn_s[w]; q += hdnn_q[w]; }
-    const double n = )"
-             << perChannelCount << ".0;\n";
+)";
+    }
+
+    // This GPU's statistics: thread 0 of each channel's block finalizes from its parts.
+    void emitFinalize(int64_t perChannelCount) {
+        _out << header(kBatchnormFinalizeKernel, kNormBlockSize) << sumParts()
+             << "    const double n = " << perChannelCount << ".0;\n";
+        emitFinalizeFromSums(reference("c"), bessel(perChannelCount));
+        _result.kernelNames.push_back(kBatchnormFinalizeKernel);
+        _result.launches.push_back({kBatchnormFinalizeKernel, static_cast<unsigned>(_program.channels),
+                                    kNormBlockSize, NormGrid::Fixed});
+    }
+
+    // The group's statistics. A moments kernel writes this GPU's count and two sums per channel as
+    // doubles (training: Σx and Σx², taken back from around the local shift, which differs between
+    // GPUs; backward: Σdy and Σdy·(x - mean) around the saved, already common, mean); the engine
+    // sums them across the communicator in place; then one thread per channel finalizes from the
+    // totals. Doubles keep Σx² - n·mean² from cancelling the variance away.
+    void emitSynchronizedFinalize(int64_t perChannelCount) {
+        _out << header(kBatchnormMomentsKernel, kNormBlockSize) << sumParts()
+             << "    double* hdnn_moments = (double*)(hdnn_ws + kMoments);\n    const double n = "
+             << perChannelCount << ".0;\n    hdnn_moments[c] = n;\n";
+        if (backward()) {
+            _out << "    hdnn_moments[kC + c] = s;\n    hdnn_moments[2 * kC + c] = q;\n";
+        } else {
+            _out << "    const double shift = (double)" << reference("c") << R"(;
+    hdnn_moments[kC + c] = s + n * shift;
+    hdnn_moments[2 * kC + c] = q + shift * (2.0 * s + n * shift);
+)";
+        }
+        _out << "}\n";
+        _result.kernelNames.push_back(kBatchnormMomentsKernel);
+        _result.launches.push_back({kBatchnormMomentsKernel, static_cast<unsigned>(_program.channels),
+                                    kNormBlockSize, NormGrid::Fixed});
+        _result.allReduce =
+            NormAllReduce{_result.launches.size(), 2 * static_cast<size_t>(_program.channels) * sizeof(float),
+                          3 * static_cast<size_t>(_program.channels)};
+        _out << header(kBatchnormFinalizeKernel, kSynchronizedFinalizeBlock)
+             << R"(    const int c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= kC) { return; }
+    const double* hdnn_moments = (const double*)(hdnn_ws + kMoments);
+    const double n = hdnn_moments[c];
+    const double s = hdnn_moments[kC + c];
+    const double q = hdnn_moments[2 * kC + c];
+)";
+        emitFinalizeFromSums("0.0", "(n > 1.0 ? (float)(n / (n - 1.0)) : 1.0f)");
+        _result.kernelNames.push_back(kBatchnormFinalizeKernel);
+        _result.launches.push_back(
+            {kBatchnormFinalizeKernel,
+             static_cast<unsigned>((_program.channels + kSynchronizedFinalizeBlock - 1) /
+                                   kSynchronizedFinalizeBlock),
+             kSynchronizedFinalizeBlock, NormGrid::Fixed});
+    }
+
+    // Bessel's correction of the running variance; one element per channel has no spread to correct.
+    static std::string bessel(int64_t perChannelCount) {
+        return floatLiteral(perChannelCount > 1 ? static_cast<double>(perChannelCount) /
+                                                      static_cast<double>(perChannelCount - 1)
+                                                : 1.0);
+    }
+
+    // From a channel's count n and sums s and q (taken around `shift`), the channel's outputs and
+    // the two coefficients the apply kernel reads (ws[c], ws[kC + c]); closes the kernel.
+    void emitFinalizeFromSums(const std::string& shift, const std::string& besselFactor) {
         if (backward()) {
             const std::string inv = perChannel("inv_variance", "1.0f");
             _out << "    const float hdnn_inv = " << inv << ";\n"
@@ -887,7 +959,7 @@ private:
     double hdnn_var = q / n - shifted * shifted;
     if (hdnn_var < 0.0) { hdnn_var = 0.0; }
     const float hdnn_mu = (float)((double))"
-                 << reference("c") << R"( + shifted);
+                 << shift << R"( + shifted);
     const float hdnn_inv = 1.0f / sqrtf((float)hdnn_var + )"
                  << scalar(_program.epsilon) << R"();
     hdnn_ws[c] = hdnn_mu;
@@ -896,23 +968,16 @@ private:
             writePerChannel("mean", "hdnn_mu");
             writePerChannel("inv_variance", "hdnn_inv");
             if (has("next_running_mean")) {
-                // Bessel's correction; one element per channel has no spread to correct.
-                const double bessel = perChannelCount > 1 ? static_cast<double>(perChannelCount) /
-                                                                static_cast<double>(perChannelCount - 1)
-                                                          : 1.0;
                 _out << "    const float hdnn_momentum = " << scalar(_program.momentum) << ";\n";
                 writePerChannel("next_running_mean", "(1.0f - hdnn_momentum) * " +
                                                          perChannel("prev_running_mean", "0.0f") +
                                                          " + hdnn_momentum * hdnn_mu");
                 writePerChannel("next_running_variance",
                                 "(1.0f - hdnn_momentum) * " + perChannel("prev_running_variance", "0.0f") +
-                                    " + hdnn_momentum * (float)hdnn_var * " + floatLiteral(bessel));
+                                    " + hdnn_momentum * (float)hdnn_var * " + besselFactor);
             }
         }
         _out << "}\n";
-        _result.kernelNames.push_back(kBatchnormFinalizeKernel);
-        _result.launches.push_back({kBatchnormFinalizeKernel, static_cast<unsigned>(_program.channels),
-                                    kNormBlockSize, NormGrid::Fixed});
     }
 
     void writePerChannel(const char* name, const std::string& value) {

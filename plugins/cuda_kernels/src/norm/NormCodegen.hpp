@@ -5,7 +5,8 @@
 // sums those per column. Batch norm inference runs one streaming kernel with the per-channel
 // coefficients in registers or shared memory; training and backward add a statistics pass
 // (per-block partial sums into the workspace) and a per-channel finalize before the same
-// streaming kernel. Training's streaming pass walks x backwards, so that the part of x the
+// streaming kernel; synchronized batch norm (peer_stats) splits the finalize around a sum of the
+// per-channel moments across GPUs. Training's streaming pass walks x backwards, so that the part of x the
 // statistics pass left in L2 is read from there. Pooling runs one kernel of a thread per output
 // element.
 #pragma once
@@ -26,6 +27,7 @@ inline constexpr const char* kRowNormFinalizeKernel = "hipdnn_row_norm_finalize"
 inline constexpr const char* kBatchnormApplyKernel = "hipdnn_bn_apply";
 inline constexpr const char* kBatchnormStatsKernel = "hipdnn_bn_stats";
 inline constexpr const char* kBatchnormFinalizeKernel = "hipdnn_bn_finalize";
+inline constexpr const char* kBatchnormMomentsKernel = "hipdnn_bn_moments";
 inline constexpr const char* kPoolingKernel = "hipdnn_pool";
 inline constexpr unsigned kNormBlockSize = 256;
 
@@ -45,10 +47,19 @@ struct NormLaunch {
     NormGrid grid = NormGrid::Fixed;
 };
 
+/// A sum across the GPUs of the handle's communicator, in place, between two launches: the
+/// synchronized batch norm's per-channel counts and sums.
+struct NormAllReduce {
+    size_t afterLaunches = 0;  // runs once this many launches are queued
+    size_t offsetBytes = 0;    // into the workspace
+    size_t doubles = 0;
+};
+
 struct NormSource {
     std::string source;
     std::vector<std::string> kernelNames;
     std::vector<NormLaunch> launches;  // in order, all with the same arguments
+    std::optional<NormAllReduce> allReduce;
     size_t workspaceBytes = 0;
     unsigned maxParts = 0;  // statistics parts the workspace holds
     int vectorWidth = 1;

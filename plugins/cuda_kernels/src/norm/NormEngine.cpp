@@ -2,6 +2,7 @@
 
 #include "../EngineEstimates.hpp"
 #include "../KernelBuild.hpp"
+#include "../Nccl.hpp"
 
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 
@@ -15,15 +16,18 @@ namespace {
 
 constexpr const char* kEngineName = "CUDA_NORM_ENGINE";
 
-// The compiled launches of one source and the statistics parts they use.
+// The compiled launches of one source, the statistics parts they use and the sum across GPUs
+// between them (synchronized batch norm).
 struct CompiledNorm {
     std::shared_ptr<const KernelModule> module;
     std::vector<std::pair<const void*, LaunchShape>> launches;
     unsigned parts = 0;
+    std::optional<NormAllReduce> allReduce;
 };
 
 CompiledNorm compile(const DeviceInfo& device, const NormSource& source) {
     CompiledNorm compiled;
+    compiled.allReduce = source.allReduce;
     compiled.module = buildKernelModule(kEngineName, device, source.source, source.kernelNames);
     for (const NormLaunch& launch : source.launches) {
         const void* kernel = compiled.module->kernel(launch.kernel);
@@ -45,6 +49,43 @@ CompiledNorm compile(const DeviceInfo& device, const NormSource& source) {
         compiled.launches.emplace_back(kernel, shape);
     }
     return compiled;
+}
+
+// A synchronized batch norm needs NCCL and the handle's communicator, with one rank per peer_stats
+// tensor and this rank on the handle's GPU.
+bool communicatorFits(const CudaKernelsHandle& handle, const NormProgram& program, std::string& reason) {
+    if (!program.isSynchronized()) {
+        return true;
+    }
+    if (handle.communicator() == nullptr) {
+        reason = "the batch norm has " + std::to_string(program.peerCount) +
+                 " peer_stats tensors, which need an NCCL communicator on the handle "
+                 "(hipdnnSetCommunicator_ext or hipdnnCreateCommunicators_ext); none is attached";
+        return false;
+    }
+    const Nccl* nccl = Nccl::instance(reason);
+    return nccl != nullptr &&
+           nccl->matches(handle.communicator(), program.peerCount, handle.device().ordinal, reason);
+}
+
+// Sums the per-channel moments in the workspace over the handle's communicator.
+void sumAcrossGpus(const hipdnn_plugin_sdk::PluginHandleBase& handle, void* workspace,
+                   const NormAllReduce& sum) {
+    if (handle.communicator() == nullptr) {
+        throw hipdnn_plugin_sdk::PluginError(
+            HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+            std::string(kEngineName) +
+                ": the plan sums batch norm statistics across GPUs (peer_stats), but the handle's NCCL "
+                "communicator was detached");
+    }
+    std::string reason;
+    const Nccl* nccl = Nccl::instance(reason);
+    if (nccl == nullptr) {
+        throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR,
+                                             std::string(kEngineName) + ": " + reason);
+    }
+    nccl->sumDoubles(static_cast<char*>(workspace) + sum.offsetBytes, sum.doubles, handle.communicator(),
+                     handle.stream());
 }
 
 // Runs the plan's launches; where a vectorized pointer is not aligned to the vector width, the
@@ -83,7 +124,11 @@ public:
         const CompiledNorm& compiled = aligned ? _vector : scalar();
         unsigned parts = compiled.parts;
         arguments.back() = &parts;
-        for (const auto& [kernel, shape] : compiled.launches) {
+        for (size_t k = 0; k < compiled.launches.size(); ++k) {
+            if (compiled.allReduce && compiled.allReduce->afterLaunches == k) {
+                sumAcrossGpus(handle, workspace, *compiled.allReduce);
+            }
+            const auto& [kernel, shape] = compiled.launches[k];
             launchKernel(kernel, shape, arguments.data(), handle.stream());
         }
     }
@@ -139,7 +184,9 @@ std::optional<double> NormEngine::estimatedSeconds(CudaKernelsHandle& handle,
 
 bool NormEngine::isApplicable(CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph,
                               std::string& reason) const {
-    return planNorm(graph, handle.device(), reason) && nvrtcFor(handle.device(), reason) != nullptr;
+    const auto plan = planNorm(graph, handle.device(), reason);
+    return plan && communicatorFits(handle, plan->program, reason) &&
+           nvrtcFor(handle.device(), reason) != nullptr;
 }
 
 std::size_t NormEngine::workspaceSize(CudaKernelsHandle& handle,
@@ -154,7 +201,7 @@ std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> NormEngine::contextFor(
     CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
     std::string reason;
     auto plan = planNorm(graph, handle.device(), reason);
-    if (!plan) {
+    if (!plan || !communicatorFits(handle, plan->program, reason)) {
         throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE,
                                              std::string(kEngineName) + " cannot run this graph: " + reason);
     }

@@ -409,10 +409,7 @@ private:
             case fb::NodeAttributes::BatchnormAttributes: {
                 const auto& a = *node.attributesAs<fb::BatchnormAttributes>();
                 _program.kind = NormKind::BatchnormTraining;
-                if (a.peer_stats_tensor_uid() != nullptr && a.peer_stats_tensor_uid()->size() > 0) {
-                    return decline(node.describe() +
-                                   " has peer statistics, which the engine does not combine");
-                }
+                _program.peerCount = static_cast<int64_t>(listOf(a.peer_stats_tensor_uid()).size());
                 return addActivations(a.x_tensor_uid(), a.y_tensor_uid()) && addChannels() &&
                        addOptional("scale", a.scale_tensor_uid(), false, 1) &&
                        addOptional("bias", a.bias_tensor_uid(), false, 1) &&
@@ -428,10 +425,7 @@ private:
             case fb::NodeAttributes::BatchnormBackwardAttributes: {
                 const auto& a = *node.attributesAs<fb::BatchnormBackwardAttributes>();
                 _program.kind = NormKind::BatchnormBackward;
-                if (a.peer_stats_tensor_uid() != nullptr && a.peer_stats_tensor_uid()->size() > 0) {
-                    return decline(node.describe() +
-                                   " has peer statistics, which the engine does not combine");
-                }
+                _program.peerCount = static_cast<int64_t>(listOf(a.peer_stats_tensor_uid()).size());
                 if (!a.mean_tensor_uid() || !a.inv_variance_tensor_uid()) {
                     return decline(node.describe() +
                                    " has no saved mean and inv_variance; recomputing them is not supported");

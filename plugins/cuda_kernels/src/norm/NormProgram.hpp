@@ -84,6 +84,9 @@ struct NormProgram {
     // Batch norm: x is dense; channel of element e is (e / channelStride) % channels.
     int64_t channels = 0;
     int64_t channelStride = 0;
+    // Batch norm training and backward with peer_stats: the statistics are the whole group's, one
+    // GPU per peer_stats tensor, summed over the handle's NCCL communicator. 0: this GPU's batch only.
+    int64_t peerCount = 0;
     std::optional<PoolingWindow> pooling;  // kind Pooling
 
     const NormOperand* operand(const std::string& name) const;
@@ -99,6 +102,8 @@ struct NormProgram {
     bool hasStatisticsPass() const {
         return kind == NormKind::BatchnormTraining || kind == NormKind::BatchnormBackward;
     }
+    /// Statistics summed across the GPUs of a communicator (synchronized batch norm).
+    bool isSynchronized() const { return peerCount > 0; }
 };
 
 /// The program of `graph`, or nullopt with `reason` naming what the engine does not run.

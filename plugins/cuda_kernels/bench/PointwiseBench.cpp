@@ -3,6 +3,8 @@
 //   gbps=<bytes read and written per second>
 // The first plan of a problem in a process compiles (cold cache) or loads from HIPDNN_CACHE_DIR
 // (a second run); the median is over repeats of CUDA-event-timed batches after a warm-up.
+#include "BenchTiming.hpp"
+
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 #include <hipdnn_test_sdk/BackendRun.hpp>
 #include <hipdnn_test_sdk/DeviceTensor.hpp>
@@ -21,10 +23,6 @@ namespace {
 namespace fb = hipdnn_flatbuffers_sdk::data_objects;
 using hipdnn_test_sdk::checkCuda;
 using hipdnn_test_sdk::GraphBuilder;
-
-constexpr int kWarmup = 10;
-constexpr int kRepeats = 15;
-constexpr int kBatch = 20;
 
 struct Problem {
     std::string name;
@@ -58,11 +56,6 @@ Problem scaleAddRelu(fb::DataType type, const std::vector<int64_t>& dims) {
             elements};
 }
 
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
-}
-
 void run(hipdnnHandle_t handle, const Problem& problem) {
     const std::vector<uint8_t> bytes = problem.graph.build();
     const size_t elementBytes = hipdnn_test_sdk::dataTypeSize(problem.type);
@@ -80,28 +73,7 @@ void run(hipdnnHandle_t handle, const Problem& problem) {
     const double planMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     const hipdnn_test_sdk::BackendVariantPack pack(pointers, nullptr);
-    for (int i = 0; i < kWarmup; ++i) {
-        plan.execute(pack);
-    }
-    cudaEvent_t begin = nullptr;
-    cudaEvent_t end = nullptr;
-    checkCuda(cudaEventCreate(&begin), "cudaEventCreate");
-    checkCuda(cudaEventCreate(&end), "cudaEventCreate");
-    std::vector<double> times;
-    for (int repeat = 0; repeat < kRepeats; ++repeat) {
-        checkCuda(cudaEventRecord(begin), "cudaEventRecord");
-        for (int i = 0; i < kBatch; ++i) {
-            plan.execute(pack);
-        }
-        checkCuda(cudaEventRecord(end), "cudaEventRecord");
-        checkCuda(cudaEventSynchronize(end), "cudaEventSynchronize");
-        float ms = 0;
-        checkCuda(cudaEventElapsedTime(&ms, begin, end), "cudaEventElapsedTime");
-        times.push_back(ms / kBatch);
-    }
-    cudaEventDestroy(begin);
-    cudaEventDestroy(end);
-    const double ms = median(times);
+    const double ms = cuda_kernels_bench::medianMs([&] { plan.execute(pack); });
     const double traffic = static_cast<double>(problem.memoryUids.size() * problem.elements * elementBytes);
     std::printf("BENCH impl=hipdnn problem=%s dtype=%s plan_ms=%.3f ms=%.4f gbps=%.0f\n",
                 problem.name.c_str(), fb::EnumNameDataType(problem.type), planMs, ms, traffic / (ms * 1e6));

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <mutex>
 #include <random>
 
 namespace cuda_kernels_integration {
@@ -47,8 +48,16 @@ struct Backend {
         gpu.emplace(HIPDNN_DEVICE_TYPE_GPU_EXT, 0);
         cpu.emplace(HIPDNN_DEVICE_TYPE_CPU_EXT, 0);
     }
+    void attachCommunicator() {
+        std::call_once(communicatorAttached, [this] {
+            const hipdnnHandle_t handle = gpu->get();
+            hipdnn_test_sdk::checkBackend(hipdnnCreateCommunicators_ext(1, &handle),
+                                          "hipdnnCreateCommunicators_ext");
+        });
+    }
     std::optional<BackendHandle> gpu;
     std::optional<BackendHandle> cpu;
+    std::once_flag communicatorAttached;
 };
 
 bool contains(const std::vector<int64_t>& uids, int64_t uid) {
@@ -112,6 +121,10 @@ void useThisPluginAndTheReference() {
     Backend::instance();
 }
 
+hipdnnHandle_t gpuHandle() {
+    return Backend::instance().gpu->get();
+}
+
 std::map<int64_t, std::vector<double>> referenceTensors(const GraphBuilder& builder,
                                                         const RunOptions& options) {
     const std::vector<uint8_t> bytes = builder.build();
@@ -150,11 +163,21 @@ const std::filesystem::path& kernelCacheDirectory() {
 void expectMatchesReference(const GraphBuilder& builder, const RunOptions& options) {
     const std::vector<uint8_t> bytes = builder.build();
     const hipdnn_flatbuffers_sdk::GraphWrapper graph(bytes.data(), bytes.size());
-    std::map<int64_t, HostTensor> reference = makeHostTensors(graph, options);
+    const std::vector<uint8_t> referenceBytes =
+        options.referenceGraph ? options.referenceGraph->build() : bytes;
+    std::map<int64_t, HostTensor> reference = makeHostTensors(
+        hipdnn_flatbuffers_sdk::GraphWrapper(referenceBytes.data(), referenceBytes.size()), options);
     std::map<int64_t, HostTensor> actual = reference;
+    // Inputs only the engine's graph has.
+    for (auto& [uid, host] : makeHostTensors(graph, options)) {
+        actual.try_emplace(uid, std::move(host));
+    }
 
     Backend& backend = Backend::instance();
-    ASSERT_EQ(runOnCpu(bytes, reference), "") << "CPU reference run failed";
+    ASSERT_EQ(runOnCpu(referenceBytes, reference), "") << "CPU reference run failed";
+    if (options.communicator) {
+        backend.attachCommunicator();
+    }
 
     const size_t padding = options.misalign ? 16 : 0;
     std::map<int64_t, DeviceBuffer> device;

@@ -3,6 +3,7 @@
 // compares every output with the test SDK's tolerance for the operation and its data type.
 #pragma once
 
+#include <hipdnn_backend.h>
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 #include <hipdnn_test_sdk/GraphBuilder.hpp>
 #include <hipdnn_test_sdk/Tolerances.hpp>
@@ -44,6 +45,12 @@ struct RunOptions {
     /// inputs: it must ask for the same workspace, and every output must be bit-identical to the
     /// first run's.
     bool roundTripSerialization = false;
+    /// The graph the CPU reference runs, where it differs from the engine's only by inputs the
+    /// reference does not take (peer_stats); null: the engine's graph.
+    const GraphBuilder* referenceGraph = nullptr;
+    /// Attaches a one-GPU NCCL communicator (hipdnnCreateCommunicators_ext) to the GPU handle
+    /// before the plan is built; it stays attached for the tests after.
+    bool communicator = false;
 };
 
 /// The kernel cache directory of this process: a fresh temporary directory, set as
@@ -54,6 +61,9 @@ const std::filesystem::path& kernelCacheDirectory();
 /// Makes this plugin and the CPU reference the backend's plugins (once per process), for tests that
 /// create their own handles.
 void useThisPluginAndTheReference();
+
+/// The GPU handle expectMatchesReference plans on (GPU 0, this plugin and the CPU reference).
+hipdnnHandle_t gpuHandle();
 
 /// Every tensor in memory of `builder` after the CPU reference ran it, by uid: the inputs
 /// expectMatchesReference makes from `options` and the outputs, one value per stored element.

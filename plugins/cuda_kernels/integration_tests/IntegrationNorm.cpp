@@ -2,16 +2,24 @@
 // with and without bias), RMS norm backward (with and without dbias), layer norm backward (rows
 // and (N, C, H, W)), batch norm inference (from inv_variance
 // or variance), training (with and without running statistics) and backward, NCHW and NHWC, fp32/fp16/bf16,
-// each alone and with a fused relu or residual add + relu; odd sizes, misaligned pointers and large means.
+// each alone and with a fused relu or residual add + relu; odd sizes, misaligned pointers and large means;
+// synchronized batch norm (peer_stats) over a group of one GPU and, where the host has them, two.
 #include "../tests/NormGraphs.hpp"
 #include "EngineHarness.hpp"
 
 #include <hipdnn_data_sdk/utilities/ShapeUtilities.hpp>
+#include <hipdnn_flatbuffers_sdk/GraphWrapper.hpp>
+#include <hipdnn_test_sdk/AllClose.hpp>
+#include <hipdnn_test_sdk/BackendRun.hpp>
+#include <hipdnn_test_sdk/DeviceTensor.hpp>
 #include <hipdnn_test_sdk/SkipIfNoDevice.hpp>
 
+#include <cuda_runtime_api.h>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <thread>
 #include <tuple>
 #include <utility>
 
@@ -231,6 +239,192 @@ TEST(SmokeBatchnormTraining, LargeMeansDoNotCancelTheVariance) {
         expectMatchesReference(cuda_kernels_test::batchnormGraph(BatchnormMode::TrainingRunningStats,
                                                                  fb::DataType::FLOAT, dims, channelsLast),
                                options);
+    }
+}
+
+using SynchronizedCase = std::tuple<BatchnormMode, fb::DataType, bool>;  // mode, type, NHWC
+
+class SynchronizedBatchnorm : public testing::TestWithParam<SynchronizedCase> {};
+
+// A group of one GPU: the per-channel moments go through the workspace as doubles and NCCL's sum
+// over one rank, and the results equal batch norm's.
+TEST_P(SynchronizedBatchnorm, OneGpuGroupMatchesBatchnorm) {
+    SKIP_IF_NO_DEVICE();
+    const auto [mode, type, channelsLast] = GetParam();
+    const std::vector<int64_t> dims{4, 40, 7, 9};
+    const auto local = cuda_kernels_test::batchnormGraph(mode, type, dims, channelsLast);
+    RunOptions options = batchnormOptions(mode, dims);
+    options.referenceGraph = &local;
+    options.communicator = true;
+    expectMatchesReference(
+        cuda_kernels_test::batchnormGraph(mode, type, dims, channelsLast, Epilogue::None, 1), options);
+}
+
+INSTANTIATE_TEST_SUITE_P(Smoke, SynchronizedBatchnorm,
+                         testing::Combine(testing::Values(BatchnormMode::TrainingRunningStats,
+                                                          BatchnormMode::Backward),
+                                          kTypes, testing::Bool()),
+                         [](const testing::TestParamInfo<SynchronizedCase>& info) {
+                             return cuda_kernels_test::batchnormModeName(std::get<0>(info.param)) + "_" +
+                                    fb::EnumNameDataType(std::get<1>(info.param)) +
+                                    (std::get<2>(info.param) ? "_nhwc" : "_nchw");
+                         });
+
+// Σx and Σx² around zero in double, after each GPU's shifted float sums.
+TEST(SmokeSynchronizedBatchnorm, LargeMeansDoNotCancelTheVariance) {
+    SKIP_IF_NO_DEVICE();
+    const std::vector<int64_t> dims = {8, 16, 12, 12};
+    const auto local = cuda_kernels_test::batchnormGraph(BatchnormMode::TrainingRunningStats,
+                                                         fb::DataType::FLOAT, dims, true);
+    RunOptions options = batchnormOptions(BatchnormMode::TrainingRunningStats, dims);
+    options.ranges[1] = {100.0, 101.0};
+    options.referenceGraph = &local;
+    options.communicator = true;
+    expectMatchesReference(
+        cuda_kernels_test::batchnormGraph(BatchnormMode::TrainingRunningStats, fb::DataType::FLOAT, dims,
+                                          true, Epilogue::None, 1),
+        options);
+}
+
+std::string planFailure(hipdnnHandle_t handle, const hipdnn_test_sdk::GraphBuilder& builder) {
+    try {
+        const hipdnn_test_sdk::BackendPlan plan(hipdnn_test_sdk::BackendGraph(handle, builder.build()),
+                                                hipdnn_data_sdk::utilities::CUDA_NORM_ENGINE_ID);
+    } catch (const hipdnn_test_sdk::BackendError& error) {
+        return error.what();
+    }
+    return "";
+}
+
+TEST(SmokeSynchronizedBatchnorm, NeedsACommunicatorWithOneRankPerPeer) {
+    SKIP_IF_NO_DEVICE();
+    useThisPluginAndTheReference();
+    const hipdnn_test_sdk::BackendHandle handle(HIPDNN_DEVICE_TYPE_GPU_EXT, 0);
+    const std::vector<int64_t> dims = {2, 8, 3, 3};
+    for (const BatchnormMode mode : {BatchnormMode::Training, BatchnormMode::Backward}) {
+        EXPECT_THAT(planFailure(handle.get(), cuda_kernels_test::batchnormGraph(
+                                                  mode, fb::DataType::FLOAT, dims, true, Epilogue::None, 1)),
+                    testing::HasSubstr(
+                        "1 peer_stats tensors, which need an NCCL communicator on the handle "
+                        "(hipdnnSetCommunicator_ext or hipdnnCreateCommunicators_ext); none is attached"));
+    }
+    const hipdnnHandle_t group[] = {handle.get()};
+    hipdnn_test_sdk::checkBackend(hipdnnCreateCommunicators_ext(1, group), "hipdnnCreateCommunicators_ext");
+    EXPECT_THAT(
+        planFailure(handle.get(),
+                    cuda_kernels_test::batchnormGraph(BatchnormMode::Training, fb::DataType::FLOAT, dims,
+                                                      true, Epilogue::None, 2)),
+        testing::HasSubstr("the node has 2 peer_stats tensors (one per GPU of the group), but the handle's "
+                           "communicator has 1 ranks"));
+    EXPECT_EQ(planFailure(handle.get(),
+                          cuda_kernels_test::batchnormGraph(BatchnormMode::Training, fb::DataType::FLOAT,
+                                                            dims, true, Epilogue::None, 1)),
+              "");
+}
+
+// What one GPU of a two-GPU group computes on its half of the batch.
+struct HalfBatchRun {
+    std::map<int64_t, std::vector<float>> outputs;
+    std::string error;
+};
+
+// Runs `graph` (a half batch of N/2) on GPU `ordinal` through `handle`, its inputs the GPU's half
+// of `full` (activations: the rows of batch index [ordinal·N/2, (ordinal + 1)·N/2)) or all of it
+// (per-channel tensors); peer_stats buffers are zero.
+HalfBatchRun runHalfBatch(int ordinal, hipdnnHandle_t handle, const std::vector<uint8_t>& graph,
+                          const std::map<int64_t, std::vector<double>>& full) {
+    HalfBatchRun run;
+    try {
+        hipdnn_test_sdk::checkCuda(cudaSetDevice(ordinal), "cudaSetDevice");
+        const hipdnn_flatbuffers_sdk::GraphWrapper wrapper(graph.data(), graph.size());
+        std::map<int64_t, hipdnn_test_sdk::DeviceBuffer> buffers;
+        std::map<int64_t, void*> pointers;
+        for (const auto* tensor : *wrapper.graph().tensors()) {
+            if (tensor->virtual_() || tensor->value_type() != fb::TensorValue::NONE) {
+                continue;
+            }
+            const int64_t count = hipdnn_data_sdk::utilities::elementCount(
+                std::vector<int64_t>(tensor->dims()->begin(), tensor->dims()->end()));
+            std::vector<float> host(static_cast<size_t>(count), 0.0F);
+            if (const auto values = full.find(tensor->uid()); values != full.end()) {
+                const bool activation = static_cast<int64_t>(values->second.size()) == 2 * count;
+                const size_t first = activation ? static_cast<size_t>(ordinal * count) : 0;
+                std::transform(values->second.begin() + static_cast<std::ptrdiff_t>(first),
+                               values->second.begin() + static_cast<std::ptrdiff_t>(first + host.size()),
+                               host.begin(), [](double v) { return static_cast<float>(v); });
+            }
+            auto& buffer =
+                buffers.emplace(tensor->uid(), hipdnn_test_sdk::DeviceBuffer(host.size() * sizeof(float)))
+                    .first->second;
+            buffer.copyFromHost(host.data());
+            pointers[tensor->uid()] = buffer.data();
+        }
+        const hipdnn_test_sdk::BackendPlan plan(hipdnn_test_sdk::BackendGraph(handle, graph),
+                                                hipdnn_data_sdk::utilities::CUDA_NORM_ENGINE_ID);
+        hipdnn_test_sdk::DeviceBuffer workspace(static_cast<size_t>(plan.workspaceSize()));
+        plan.execute(hipdnn_test_sdk::BackendVariantPack(pointers, workspace.data()));
+        hipdnn_test_sdk::checkCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+        for (const int64_t uid : wrapper.outputUids()) {
+            std::vector<float>& host = run.outputs[uid];
+            host.resize(buffers.at(uid).size() / sizeof(float));
+            buffers.at(uid).copyToHost(host.data());
+        }
+    } catch (const std::exception& error) {
+        run.error = "GPU " + std::to_string(ordinal) + ": " + error.what();
+    }
+    return run;
+}
+
+// Two GPUs, half the batch each, one thread each: every output equals batch norm over the whole
+// batch on one device (the CPU reference): the halves of y or dx, and the same statistics, running
+// statistics, dscale and dbias on both.
+TEST(SmokeSynchronizedBatchnorm, TwoGpusEqualBatchnormOverTheConcatenatedBatch) {
+    SKIP_IF_NO_DEVICE();
+    int gpus = 0;
+    if (cudaGetDeviceCount(&gpus) != cudaSuccess || gpus < 2) {
+        GTEST_SKIP() << "needs two GPUs; this host has " << gpus;
+    }
+    useThisPluginAndTheReference();
+    const hipdnn_test_sdk::BackendHandle first(HIPDNN_DEVICE_TYPE_GPU_EXT, 0);
+    const hipdnn_test_sdk::BackendHandle second(HIPDNN_DEVICE_TYPE_GPU_EXT, 1);
+    const hipdnnHandle_t group[] = {first.get(), second.get()};
+    hipdnn_test_sdk::checkBackend(hipdnnCreateCommunicators_ext(2, group), "hipdnnCreateCommunicators_ext");
+    for (const bool channelsLast : {true, false}) {
+        for (const BatchnormMode mode : {BatchnormMode::TrainingRunningStats, BatchnormMode::Backward}) {
+            SCOPED_TRACE(cuda_kernels_test::batchnormModeName(mode) + (channelsLast ? " NHWC" : " NCHW"));
+            const std::vector<int64_t> dims = {8, 24, 6, 10};
+            const std::vector<int64_t> halfDims = {4, 24, 6, 10};
+            const RunOptions options = batchnormOptions(mode, dims);
+            const auto full = referenceTensors(
+                cuda_kernels_test::batchnormGraph(mode, fb::DataType::FLOAT, dims, channelsLast), options);
+            const std::vector<uint8_t> half =
+                cuda_kernels_test::batchnormGraph(mode, fb::DataType::FLOAT, halfDims, channelsLast,
+                                                  Epilogue::None, 2)
+                    .build();
+            HalfBatchRun runs[2];
+            std::thread other([&] { runs[1] = runHalfBatch(1, second.get(), half, full); });
+            runs[0] = runHalfBatch(0, first.get(), half, full);
+            other.join();
+            const auto tolerance = hipdnn_test_sdk::reductionTolerance(
+                options.tolerance, fb::DataType::FLOAT, fb::DataType::FLOAT, options.reductionTerms, 1.0);
+            for (int gpu = 0; gpu < 2; ++gpu) {
+                ASSERT_EQ(runs[gpu].error, "");
+                for (const auto& [uid, got] : runs[gpu].outputs) {
+                    const std::vector<double>& want = full.at(uid);
+                    const bool activation = want.size() == 2 * got.size();
+                    const size_t offset = activation ? static_cast<size_t>(gpu) * got.size() : 0;
+                    const std::vector<float> expected(
+                        want.begin() + static_cast<std::ptrdiff_t>(offset),
+                        want.begin() + static_cast<std::ptrdiff_t>(offset + got.size()));
+                    const std::vector<int64_t> shape = {static_cast<int64_t>(got.size())};
+                    const auto report =
+                        hipdnn_test_sdk::allClose({fb::DataType::FLOAT, expected.data(), shape, {1}},
+                                                  {fb::DataType::FLOAT, got.data(), shape, {1}}, tolerance);
+                    EXPECT_TRUE(report.passed)
+                        << "GPU " << gpu << " output uid " << uid << ": " << report.describe();
+                }
+            }
+        }
     }
 }
 

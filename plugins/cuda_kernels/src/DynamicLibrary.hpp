@@ -25,6 +25,26 @@ bool resolveFunction(void* library, const char* libraryName, const char* name, F
     return true;
 }
 
+/// Opens `libraryName` and fills `functions` through `resolveAll(functions, resolve)`, where
+/// resolve(name, function) resolves one function: the library, or null with `reason` =
+/// `unavailable` + what failed (the library is closed again when a function is missing).
+template <class Functions, class ResolveAll>
+void* openWithFunctions(const char* libraryName, const char* unavailable, Functions& functions,
+                        const ResolveAll& resolveAll, std::string& reason) {
+    void* library = openLibrary(libraryName, reason);
+    if (library != nullptr) {
+        const auto resolve = [&](const char* name, auto& function) {
+            return resolveFunction(library, libraryName, name, function, reason);
+        };
+        if (resolveAll(functions, resolve)) {
+            return library;
+        }
+        dlclose(library);
+    }
+    reason = unavailable + reason;
+    return nullptr;
+}
+
 /// The process's one `Library` (a class with `static std::unique_ptr<Library> load(const char*,
 /// std::string&)`), loaded at the first call from `primary`, else from `fallback` (when not
 /// null); null with `reason` naming each failure. The library is never closed: plugin handles

@@ -17,22 +17,15 @@ Nccl::~Nccl() {
 }
 
 std::unique_ptr<Nccl> Nccl::load(const char* libraryName, std::string& reason) {
-    void* library = openLibrary(libraryName, reason);
-    if (library == nullptr) {
-        reason = kUnavailable + reason;
-        return nullptr;
-    }
-    Functions f;
-    const auto resolve = [&](const char* name, auto& function) {
-        return resolveFunction(library, libraryName, name, function, reason);
-    };
-    if (!resolve("ncclGetErrorString", f.getErrorString) || !resolve("ncclCommCount", f.commCount) ||
-        !resolve("ncclCommCuDevice", f.commCuDevice) || !resolve("ncclAllReduce", f.allReduce)) {
-        reason = kUnavailable + reason;
-        dlclose(library);
-        return nullptr;
-    }
-    return std::unique_ptr<Nccl>(new Nccl(library, f));
+    Functions functions;
+    void* library = openWithFunctions(
+        libraryName, kUnavailable, functions,
+        [](Functions& f, const auto& resolve) {
+            return resolve("ncclGetErrorString", f.getErrorString) && resolve("ncclCommCount", f.commCount) &&
+                   resolve("ncclCommCuDevice", f.commCuDevice) && resolve("ncclAllReduce", f.allReduce);
+        },
+        reason);
+    return library != nullptr ? std::unique_ptr<Nccl>(new Nccl(library, functions)) : nullptr;
 }
 
 const Nccl* Nccl::instance(std::string& reason) {

@@ -17,28 +17,23 @@ Cudnn::~Cudnn() {
 }
 
 std::unique_ptr<Cudnn> Cudnn::load(const char* libraryName, std::string& reason) {
-    void* library = openLibrary(libraryName, reason);
-    if (library == nullptr) {
-        reason = kUnavailable + reason;
-        return nullptr;
-    }
-    Functions f;
-    const auto resolve = [&](const char* name, auto& function) {
-        return resolveFunction(library, libraryName, name, function, reason);
-    };
-    if (!resolve("cudnnGetVersion", f.getVersion) || !resolve("cudnnGetErrorString", f.getErrorString) ||
-        !resolve("cudnnGetLastErrorString", f.getLastErrorString) || !resolve("cudnnCreate", f.create) ||
-        !resolve("cudnnDestroy", f.destroy) || !resolve("cudnnSetStream", f.setStream) ||
-        !resolve("cudnnBackendCreateDescriptor", f.createDescriptor) ||
-        !resolve("cudnnBackendDestroyDescriptor", f.destroyDescriptor) ||
-        !resolve("cudnnBackendSetAttribute", f.setAttribute) ||
-        !resolve("cudnnBackendGetAttribute", f.getAttribute) ||
-        !resolve("cudnnBackendFinalize", f.finalize) || !resolve("cudnnBackendExecute", f.execute)) {
-        reason = kUnavailable + reason;
-        dlclose(library);
-        return nullptr;
-    }
-    return std::unique_ptr<Cudnn>(new Cudnn(library, f));
+    Functions functions;
+    void* library = openWithFunctions(
+        libraryName, kUnavailable, functions,
+        [](Functions& f, const auto& resolve) {
+            return resolve("cudnnGetVersion", f.getVersion) &&
+                   resolve("cudnnGetErrorString", f.getErrorString) &&
+                   resolve("cudnnGetLastErrorString", f.getLastErrorString) &&
+                   resolve("cudnnCreate", f.create) && resolve("cudnnDestroy", f.destroy) &&
+                   resolve("cudnnSetStream", f.setStream) &&
+                   resolve("cudnnBackendCreateDescriptor", f.createDescriptor) &&
+                   resolve("cudnnBackendDestroyDescriptor", f.destroyDescriptor) &&
+                   resolve("cudnnBackendSetAttribute", f.setAttribute) &&
+                   resolve("cudnnBackendGetAttribute", f.getAttribute) &&
+                   resolve("cudnnBackendFinalize", f.finalize) && resolve("cudnnBackendExecute", f.execute);
+        },
+        reason);
+    return library != nullptr ? std::unique_ptr<Cudnn>(new Cudnn(library, functions)) : nullptr;
 }
 
 const Cudnn* Cudnn::instance(std::string& reason) {

@@ -15,33 +15,27 @@ CublasLt::~CublasLt() {
 }
 
 std::unique_ptr<CublasLt> CublasLt::load(const char* libraryName, std::string& reason) {
-    void* library = openLibrary(libraryName, reason);
-    if (library == nullptr) {
-        reason = kUnavailable + reason;
-        return nullptr;
-    }
-    Functions f;
-    const auto resolve = [&](const char* name, auto& function) {
-        return resolveFunction(library, libraryName, name, function, reason);
-    };
-    if (!resolve("cublasLtGetVersion", f.getVersion) ||
-        !resolve("cublasLtGetStatusString", f.getStatusString) || !resolve("cublasLtCreate", f.create) ||
-        !resolve("cublasLtDestroy", f.destroy) || !resolve("cublasLtMatmulDescCreate", f.matmulDescCreate) ||
-        !resolve("cublasLtMatmulDescDestroy", f.matmulDescDestroy) ||
-        !resolve("cublasLtMatmulDescSetAttribute", f.matmulDescSetAttribute) ||
-        !resolve("cublasLtMatrixLayoutCreate", f.matrixLayoutCreate) ||
-        !resolve("cublasLtMatrixLayoutDestroy", f.matrixLayoutDestroy) ||
-        !resolve("cublasLtMatrixLayoutSetAttribute", f.matrixLayoutSetAttribute) ||
-        !resolve("cublasLtMatmulPreferenceCreate", f.matmulPreferenceCreate) ||
-        !resolve("cublasLtMatmulPreferenceDestroy", f.matmulPreferenceDestroy) ||
-        !resolve("cublasLtMatmulPreferenceSetAttribute", f.matmulPreferenceSetAttribute) ||
-        !resolve("cublasLtMatmulAlgoGetHeuristic", f.matmulAlgoGetHeuristic) ||
-        !resolve("cublasLtMatmul", f.matmul)) {
-        reason = kUnavailable + reason;
-        dlclose(library);
-        return nullptr;
-    }
-    return std::unique_ptr<CublasLt>(new CublasLt(library, f));
+    Functions functions;
+    void* library = openWithFunctions(
+        libraryName, kUnavailable, functions,
+        [](Functions& f, const auto& resolve) {
+            return resolve("cublasLtGetVersion", f.getVersion) &&
+                   resolve("cublasLtGetStatusString", f.getStatusString) &&
+                   resolve("cublasLtCreate", f.create) && resolve("cublasLtDestroy", f.destroy) &&
+                   resolve("cublasLtMatmulDescCreate", f.matmulDescCreate) &&
+                   resolve("cublasLtMatmulDescDestroy", f.matmulDescDestroy) &&
+                   resolve("cublasLtMatmulDescSetAttribute", f.matmulDescSetAttribute) &&
+                   resolve("cublasLtMatrixLayoutCreate", f.matrixLayoutCreate) &&
+                   resolve("cublasLtMatrixLayoutDestroy", f.matrixLayoutDestroy) &&
+                   resolve("cublasLtMatrixLayoutSetAttribute", f.matrixLayoutSetAttribute) &&
+                   resolve("cublasLtMatmulPreferenceCreate", f.matmulPreferenceCreate) &&
+                   resolve("cublasLtMatmulPreferenceDestroy", f.matmulPreferenceDestroy) &&
+                   resolve("cublasLtMatmulPreferenceSetAttribute", f.matmulPreferenceSetAttribute) &&
+                   resolve("cublasLtMatmulAlgoGetHeuristic", f.matmulAlgoGetHeuristic) &&
+                   resolve("cublasLtMatmul", f.matmul);
+        },
+        reason);
+    return library != nullptr ? std::unique_ptr<CublasLt>(new CublasLt(library, functions)) : nullptr;
 }
 
 const CublasLt* CublasLt::instance(std::string& reason) {

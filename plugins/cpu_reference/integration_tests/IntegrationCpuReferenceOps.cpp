@@ -199,7 +199,7 @@ OpCase bnTraining(DataType t, const Layout& layout, bool full) {
     for (int64_t uid = 9; uid <= 12; ++uid) {
         b.tensor(uid, DataType::FLOAT, channel, false);
     }
-    b.graph.addBatchnormTraining("bn_training", {1, 2, 3, 4, 8, 9, 10, 5, 6, 7, 11, 12});
+    b.graph.addBatchnormTraining("bn_training", {1, 2, 3, 4, 8, 9, 10, 5, 6, 7, 11, 12, {}});
     auto& y = b.expected(8);
     auto& mean = b.expected(9);
     auto& invVar = b.expected(10);
@@ -229,7 +229,7 @@ OpCase bnBackward(DataType t, const Layout& layout, bool full) {
     b.tensor(6, t, {s.n, s.c, s.h, s.w}, false);
     b.tensor(7, DataType::FLOAT, channel, false);
     b.tensor(8, DataType::FLOAT, channel, false);
-    b.graph.addBatchnormBackward("bn_backward", {1, 2, 5, 6, 7, 8, 3, 4, std::nullopt});
+    b.graph.addBatchnormBackward("bn_backward", {1, 2, 5, 6, 7, 8, 3, 4, std::nullopt, {}});
     auto& dx = b.expected(6);
     auto& dscale = b.expected(7);
     auto& dbias = b.expected(8);

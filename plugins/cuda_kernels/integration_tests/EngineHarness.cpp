@@ -121,10 +121,6 @@ void useThisPluginAndTheReference() {
     Backend::instance();
 }
 
-hipdnnHandle_t gpuHandle() {
-    return Backend::instance().gpu->get();
-}
-
 std::map<int64_t, std::vector<double>> referenceTensors(const GraphBuilder& builder,
                                                         const RunOptions& options) {
     const std::vector<uint8_t> bytes = builder.build();

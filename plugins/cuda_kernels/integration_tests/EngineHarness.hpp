@@ -3,7 +3,6 @@
 // compares every output with the test SDK's tolerance for the operation and its data type.
 #pragma once
 
-#include <hipdnn_backend.h>
 #include <hipdnn_data_sdk/utilities/EngineNames.hpp>
 #include <hipdnn_test_sdk/GraphBuilder.hpp>
 #include <hipdnn_test_sdk/Tolerances.hpp>
@@ -61,9 +60,6 @@ const std::filesystem::path& kernelCacheDirectory();
 /// Makes this plugin and the CPU reference the backend's plugins (once per process), for tests that
 /// create their own handles.
 void useThisPluginAndTheReference();
-
-/// The GPU handle expectMatchesReference plans on (GPU 0, this plugin and the CPU reference).
-hipdnnHandle_t gpuHandle();
 
 /// Every tensor in memory of `builder` after the CPU reference ran it, by uid: the inputs
 /// expectMatchesReference makes from `options` and the outputs, one value per stored element.

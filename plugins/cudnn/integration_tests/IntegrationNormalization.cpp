@@ -1,5 +1,5 @@
 // Batch norm (inference, training with running statistics, backward), layer norm and RMS norm
-// on the GPU against the CPU reference.
+// (backward too, from graphs that number tensors from 0) on the GPU against the CPU reference.
 #include "CudnnHarness.hpp"
 
 #include <hipdnn_test_sdk/SkipIfNoDevice.hpp>
@@ -171,6 +171,46 @@ TEST_P(RowNormTest, LayernormBackward) {
     RunOptions options;
     options.ranges[5] = {0.5, 2.0};
     expectMatchesReference(builder, ToleranceOp::Layernorm, options);
+}
+
+// The frontend numbers tensors from 0 (dy is uid 0), and cuDNN's norm backward engines reject
+// an operand whose uid is 0 at execute; the plugin gives it another cuDNN uid. 64 rows of 4096:
+// a shape at which both bf16 norm backwards failed that way before.
+RunOptions rowNormBackwardFromUidZeroOptions(int64_t statistic) {
+    RunOptions options;
+    options.ranges[statistic] = {0.5, 2.0};  // inv_rms or inv_variance is positive
+    options.reductionTerms = 4096;           // dx sums over a row, dscale and dbias over 64 rows
+    return options;
+}
+
+TEST_P(RowNormTest, RmsNormBackwardFromUidZero) {
+    SKIP_IF_NO_DEVICE();
+    const fb::DataType type = GetParam();
+    GraphBuilder builder("rmsnorm_backward_uid0");
+    builder.addTensor(0, "dy", type, {64, 4096, 1, 1})
+        .addTensor(1, "x", type, {64, 4096, 1, 1})
+        .addTensor(2, "scale", fb::DataType::FLOAT, {1, 4096, 1, 1})
+        .addTensor(3, "inv_rms", fb::DataType::FLOAT, {64, 1, 1, 1})
+        .addTensor(4, "dx", type, {64, 4096, 1, 1})
+        .addTensor(5, "dscale", fb::DataType::FLOAT, {1, 4096, 1, 1})
+        .addRmsNormBackward("rms_bwd", 0, 1, 2, 3, 4, 5);
+    expectMatchesReference(builder, ToleranceOp::RmsNorm, rowNormBackwardFromUidZeroOptions(3));
+}
+
+TEST_P(RowNormTest, LayernormBackwardFromUidZero) {
+    SKIP_IF_NO_DEVICE();
+    const fb::DataType type = GetParam();
+    GraphBuilder builder("layernorm_backward_uid0");
+    builder.addTensor(0, "dy", type, {64, 4096, 1, 1})
+        .addTensor(1, "x", type, {64, 4096, 1, 1})
+        .addTensor(2, "scale", fb::DataType::FLOAT, {1, 4096, 1, 1})
+        .addTensor(3, "mean", fb::DataType::FLOAT, {64, 1, 1, 1})
+        .addTensor(4, "inv_variance", fb::DataType::FLOAT, {64, 1, 1, 1})
+        .addTensor(5, "dx", type, {64, 4096, 1, 1})
+        .addTensor(6, "dscale", fb::DataType::FLOAT, {1, 4096, 1, 1})
+        .addTensor(7, "dbias", fb::DataType::FLOAT, {1, 4096, 1, 1})
+        .addLayernormBackward("ln_bwd", 0, 1, 2, 3, 4, 5, 6, 7);
+    expectMatchesReference(builder, ToleranceOp::Layernorm, rowNormBackwardFromUidZeroOptions(4));
 }
 
 INSTANTIATE_TEST_SUITE_P(Smoke, RowNormTest,

@@ -18,7 +18,7 @@ namespace {
 
 // Serialized form: magic, format version, the plan's tensor bindings and cuDNN's JSON.
 constexpr std::string_view kMagic = "HDNNCUDN";
-constexpr uint32_t kFormatVersion = 3;
+constexpr uint32_t kFormatVersion = 4;
 
 constexpr const char* kLogComponent = "cudnn";
 // Executes with the previous call's pointers before the plan is captured as a CUDA graph: a
@@ -86,8 +86,8 @@ void CudnnExecutionContext::execute(hipdnn_plugin_sdk::PluginHandleBase& handle,
     auto& cudnnHandle = static_cast<CudnnHandle&>(handle);
     std::lock_guard lock(_mutex);
     bool changed = _arrays.setWorkspace(workspace) || !_variantPack.has_value();
-    for (size_t i = 0; i < _bindings.deviceUids.size(); ++i) {
-        changed = _arrays.setDevice(i, buffers.pointer(_bindings.deviceUids[i])) || changed;
+    for (size_t i = 0; i < _bindings.deviceTensors.size(); ++i) {
+        changed = _arrays.setDevice(i, buffers.pointer(_bindings.deviceTensors[i].uid)) || changed;
     }
     if (changed) {
         // A finalized variant pack is immutable, so new pointers need a new one.
@@ -155,19 +155,20 @@ std::vector<uint8_t> CudnnExecutionContext::serialize() const {
     Writer writer;
     writer.putBytes(kMagic.data(), kMagic.size());
     writer.put(kFormatVersion);
-    writer.put(static_cast<uint64_t>(_bindings.deviceUids.size()));
-    for (int64_t uid : _bindings.deviceUids) {
-        writer.put(uid);
+    writer.put(static_cast<uint64_t>(_bindings.deviceTensors.size()));
+    for (const DeviceTensor& tensor : _bindings.deviceTensors) {
+        writer.put(tensor.uid);
+        writer.put(tensor.cudnnUid);
     }
     writer.put(static_cast<uint64_t>(_bindings.workspaceTensors.size()));
     for (const WorkspaceTensor& tensor : _bindings.workspaceTensors) {
-        writer.put(tensor.uid);
+        writer.put(tensor.cudnnUid);
         writer.put(tensor.offset);
     }
     writer.put(_bindings.internalWorkspaceBytes);
     writer.put(static_cast<uint64_t>(_bindings.scalars.size()));
     for (const HostScalar& scalar : _bindings.scalars) {
-        writer.put(scalar.uid);
+        writer.put(scalar.cudnnUid);
         writer.put(static_cast<int32_t>(scalar.type));
         writer.put(scalar.value);
     }
@@ -198,12 +199,15 @@ std::unique_ptr<CudnnExecutionContext> CudnnExecutionContext::deserialize(cudnnH
     PlanBindings bindings;
     const auto deviceCount = reader.get<uint64_t>();
     for (uint64_t i = 0; i < deviceCount; ++i) {
-        bindings.deviceUids.push_back(reader.get<int64_t>());
+        DeviceTensor tensor;
+        tensor.uid = reader.get<int64_t>();
+        tensor.cudnnUid = reader.get<int64_t>();
+        bindings.deviceTensors.push_back(tensor);
     }
     const auto workspaceCount = reader.get<uint64_t>();
     for (uint64_t i = 0; i < workspaceCount; ++i) {
         WorkspaceTensor tensor;
-        tensor.uid = reader.get<int64_t>();
+        tensor.cudnnUid = reader.get<int64_t>();
         tensor.offset = reader.get<int64_t>();
         bindings.workspaceTensors.push_back(tensor);
     }
@@ -212,7 +216,7 @@ std::unique_ptr<CudnnExecutionContext> CudnnExecutionContext::deserialize(cudnnH
         if (tensor.offset < 0 || tensor.offset >= bindings.internalWorkspaceBytes) {
             throw hipdnn_plugin_sdk::PluginError(
                 HIPDNN_PLUGIN_STATUS_BAD_PARAM,
-                "serialized cuDNN execution context puts tensor uid " + std::to_string(tensor.uid) +
+                "serialized cuDNN execution context puts tensor uid " + std::to_string(tensor.cudnnUid) +
                     " at workspace offset " + std::to_string(tensor.offset) + ", outside its " +
                     std::to_string(bindings.internalWorkspaceBytes) + " internal bytes");
         }
@@ -220,7 +224,7 @@ std::unique_ptr<CudnnExecutionContext> CudnnExecutionContext::deserialize(cudnnH
     const auto scalarCount = reader.get<uint64_t>();
     for (uint64_t i = 0; i < scalarCount; ++i) {
         HostScalar scalar;
-        scalar.uid = reader.get<int64_t>();
+        scalar.cudnnUid = reader.get<int64_t>();
         const auto type = static_cast<cudnnDataType_t>(reader.get<int32_t>());
         if (type != CUDNN_DATA_FLOAT && type != CUDNN_DATA_INT32) {
             throw hipdnn_plugin_sdk::PluginError(
@@ -237,8 +241,8 @@ std::unique_ptr<CudnnExecutionContext> CudnnExecutionContext::deserialize(cudnnH
         ZeroedOutput output;
         output.uid = reader.get<int64_t>();
         output.bytes = reader.get<int64_t>();
-        if (std::find(bindings.deviceUids.begin(), bindings.deviceUids.end(), output.uid) ==
-                bindings.deviceUids.end() ||
+        const auto isOutput = [&](const DeviceTensor& tensor) { return tensor.uid == output.uid; };
+        if (std::none_of(bindings.deviceTensors.begin(), bindings.deviceTensors.end(), isOutput) ||
             output.bytes <= 0) {
             throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
                                                  "serialized cuDNN execution context zeroes " +

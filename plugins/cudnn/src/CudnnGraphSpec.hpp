@@ -6,6 +6,7 @@
 
 #include <cudnn_graph.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -125,6 +126,8 @@ struct OperationSpec {
 };
 
 struct CudnnGraphSpec {
+    /// Keyed by the hipdnn graph's uids (TensorSpec::uid, TensorPort::uids); cudnnUid() gives the
+    /// uid cuDNN knows each tensor by.
     std::map<int64_t, TensorSpec> tensors;
     std::vector<OperationSpec> operations;
     /// Bytes at the start of the workspace that hold the workspace-resident tensors; cuDNN's
@@ -136,6 +139,17 @@ struct CudnnGraphSpec {
 
     /// "node 2 'relu' POINTWISE RELU_FWD; node 3 ..." for decline reasons.
     std::string describeOperations() const;
+
+    /// The uid cuDNN knows tensor `uid` by, in tensor descriptors and the variant pack alike:
+    /// `uid` itself, except that uid 0 becomes one past the largest uid of the spec. The frontend
+    /// numbers tensors from 0, and cuDNN's norm backward engines reject an operand whose uid is 0
+    /// at execute ("norm_op_Ids ... == 0", BAD_PARAM_NULL_POINTER).
+    int64_t cudnnUid(int64_t uid) const {
+        if (uid != 0 || tensors.empty()) {
+            return uid;
+        }
+        return std::max<int64_t>(tensors.rbegin()->first, 0) + 1;
+    }
 };
 
 }  // namespace hipdnn_cudnn_plugin

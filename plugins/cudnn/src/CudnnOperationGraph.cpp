@@ -7,8 +7,12 @@ namespace {
 // cuDNN wants 16-byte aligned device buffers; by-value scalars live in host memory.
 constexpr int64_t kByteAlignment = 16;
 
-CudnnDescriptor makeTensor(const TensorSpec& tensor) {
-    const std::string what = "TENSOR uid " + std::to_string(tensor.uid) + " '" + tensor.name + "'";
+// `cudnnUid` is CudnnGraphSpec::cudnnUid of the tensor; messages name the graph's uid.
+CudnnDescriptor makeTensor(const TensorSpec& tensor, int64_t cudnnUid) {
+    std::string what = "TENSOR uid " + std::to_string(tensor.uid) + " '" + tensor.name + "'";
+    if (cudnnUid != tensor.uid) {
+        what += " (cuDNN uid " + std::to_string(cudnnUid) + ")";
+    }
     try {
         CudnnDescriptor descriptor(CUDNN_BACKEND_TENSOR_DESCRIPTOR);
         descriptor.setScalar(CUDNN_ATTR_TENSOR_DATA_TYPE, CUDNN_TYPE_DATA_TYPE, tensor.dataType);
@@ -16,7 +20,7 @@ CudnnDescriptor makeTensor(const TensorSpec& tensor) {
                        static_cast<int64_t>(tensor.dims.size()), tensor.dims.data());
         descriptor.set(CUDNN_ATTR_TENSOR_STRIDES, CUDNN_TYPE_INT64,
                        static_cast<int64_t>(tensor.strides.size()), tensor.strides.data());
-        descriptor.setScalar(CUDNN_ATTR_TENSOR_UNIQUE_ID, CUDNN_TYPE_INT64, tensor.uid);
+        descriptor.setScalar(CUDNN_ATTR_TENSOR_UNIQUE_ID, CUDNN_TYPE_INT64, cudnnUid);
         descriptor.setScalar(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, CUDNN_TYPE_INT64, kByteAlignment);
         descriptor.setScalar(CUDNN_ATTR_TENSOR_IS_VIRTUAL, CUDNN_TYPE_BOOLEAN, tensor.isVirtual);
         if (tensor.byValue) {
@@ -37,7 +41,7 @@ std::string operationLabel(const OperationSpec& operation) {
 
 CudnnOperationGraph::CudnnOperationGraph(cudnnHandle_t handle, const CudnnGraphSpec& spec) {
     for (const auto& [uid, tensor] : spec.tensors) {
-        _tensors.emplace(uid, makeTensor(tensor));
+        _tensors.emplace(uid, makeTensor(tensor, spec.cudnnUid(uid)));
     }
     std::vector<cudnnBackendDescriptor_t> operations;
     for (const OperationSpec& operation : spec.operations) {
@@ -52,6 +56,7 @@ CudnnOperationGraph::CudnnOperationGraph(cudnnHandle_t handle, const CudnnGraphS
                 sub.finalize("descriptor of " + label);
                 descriptor.setDescriptor(operation.subDescriptorAttribute, sub);
             }
+            // Ports name tensors by the graph's uid; the descriptors carry the cuDNN uid.
             for (const TensorPort& port : operation.ports) {
                 std::vector<cudnnBackendDescriptor_t> tensors;
                 for (int64_t uid : port.uids) {

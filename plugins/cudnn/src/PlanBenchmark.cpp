@@ -71,8 +71,8 @@ std::vector<double> timePlans(cudnnHandle_t cudnn, const CudnnGraphSpec& spec,
     const PlanBindings bindings = PlanBindings::fromSpec(spec);
     VariantPackArrays arrays(bindings);
     std::vector<std::unique_ptr<ScratchBuffer>> tensors;
-    for (size_t i = 0; i < bindings.deviceUids.size(); ++i) {
-        const TensorSpec& tensor = spec.tensors.at(bindings.deviceUids[i]);
+    for (size_t i = 0; i < bindings.deviceTensors.size(); ++i) {
+        const TensorSpec& tensor = spec.tensors.at(bindings.deviceTensors[i].uid);
         tensors.push_back(
             std::make_unique<ScratchBuffer>(cudnnStorageBytes(tensor.dataType, tensor.storageElements())));
         if (tensor.timingValue) {

@@ -29,12 +29,13 @@ PlanBindings PlanBindings::fromSpec(const CudnnGraphSpec& spec) {
         if (tensor.isVirtual) {
             continue;
         }
+        const int64_t cudnnUid = spec.cudnnUid(uid);
         if (tensor.byValue) {
-            bindings.scalars.push_back({uid, tensor.dataType, *tensor.byValue});
+            bindings.scalars.push_back({cudnnUid, tensor.dataType, *tensor.byValue});
         } else if (tensor.workspaceOffset) {
-            bindings.workspaceTensors.push_back({uid, *tensor.workspaceOffset});
+            bindings.workspaceTensors.push_back({cudnnUid, *tensor.workspaceOffset});
         } else {
-            bindings.deviceUids.push_back(uid);
+            bindings.deviceTensors.push_back({uid, cudnnUid});
             if (tensor.zeroedBeforeExecute) {
                 bindings.zeroedOutputs.push_back({uid, static_cast<int64_t>(cudnnStorageBytes(
                                                            tensor.dataType, tensor.storageElements()))});
@@ -45,18 +46,19 @@ PlanBindings PlanBindings::fromSpec(const CudnnGraphSpec& spec) {
 }
 
 VariantPackArrays::VariantPackArrays(const PlanBindings& bindings)
-    : _uids(bindings.deviceUids),
-      _internalWorkspaceBytes(bindings.internalWorkspaceBytes),
-      _deviceCount(bindings.deviceUids.size()) {
+    : _internalWorkspaceBytes(bindings.internalWorkspaceBytes), _deviceCount(bindings.deviceTensors.size()) {
+    for (const DeviceTensor& tensor : bindings.deviceTensors) {
+        _uids.push_back(tensor.cudnnUid);
+    }
     _pointers.assign(_deviceCount, nullptr);
     for (const WorkspaceTensor& tensor : bindings.workspaceTensors) {
-        _uids.push_back(tensor.uid);
+        _uids.push_back(tensor.cudnnUid);
         _workspaceOffsets.push_back(tensor.offset);
         _pointers.push_back(nullptr);
     }
     _scalarBits.reserve(bindings.scalars.size());
     for (const HostScalar& scalar : bindings.scalars) {
-        _uids.push_back(scalar.uid);
+        _uids.push_back(scalar.cudnnUid);
         _scalarBits.push_back(scalar.bits());
     }
     // cuDNN reads by-value scalars through host pointers; _scalarBits never reallocates again.

@@ -11,9 +11,18 @@
 
 namespace hipdnn_cudnn_plugin {
 
+// Uids named cudnnUid are CudnnGraphSpec::cudnnUid's, what the variant pack gives cuDNN; `uid`
+// is the graph's, what the caller's buffers are looked up by.
+
+/// A user tensor in device memory.
+struct DeviceTensor {
+    int64_t uid = 0;
+    int64_t cudnnUid = 0;
+};
+
 /// A pass-by-value scalar as cuDNN reads it from host memory: FLOAT or INT32, four bytes.
 struct HostScalar {
-    int64_t uid = 0;
+    int64_t cudnnUid = 0;
     cudnnDataType_t type = CUDNN_DATA_FLOAT;
     double value = 0;
 
@@ -23,7 +32,7 @@ struct HostScalar {
 
 /// A tensor the graph needs that lives in the workspace at `offset` bytes.
 struct WorkspaceTensor {
-    int64_t uid = 0;
+    int64_t cudnnUid = 0;
     int64_t offset = 0;
 };
 
@@ -35,7 +44,7 @@ struct ZeroedOutput {
 
 /// The tensors a plan reads and writes.
 struct PlanBindings {
-    std::vector<int64_t> deviceUids;
+    std::vector<DeviceTensor> deviceTensors;
     std::vector<WorkspaceTensor> workspaceTensors;
     std::vector<HostScalar> scalars;
     std::vector<ZeroedOutput> zeroedOutputs;
@@ -54,13 +63,17 @@ public:
     VariantPackArrays(const VariantPackArrays&) = delete;
     VariantPackArrays& operator=(const VariantPackArrays&) = delete;
 
-    /// Binds device tensor `index` (the bindings' deviceUids order); true when it changed.
+    /// Binds device tensor `index` (the bindings' deviceTensors order); true when it changed.
     bool setDevice(size_t index, void* pointer);
     /// Binds the whole workspace: the resident tensors sit at its start, cuDNN's part after them;
     /// true when it changed.
     bool setWorkspace(void* workspace);
 
     CudnnDescriptor makePack() const;
+
+    /// The arrays makePack passes to cuDNN (for tests and diagnostics).
+    const std::vector<int64_t>& uids() const noexcept { return _uids; }
+    const std::vector<void*>& pointers() const noexcept { return _pointers; }
 
 private:
     std::vector<int64_t> _uids;

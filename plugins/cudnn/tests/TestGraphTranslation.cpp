@@ -1,9 +1,14 @@
 // The hipdnn graph -> cuDNN graph translation, checked on the plain-data spec (no cuDNN calls).
 #include "GraphTranslator.hpp"
+#include "VariantPack.hpp"
 
+#include <hipdnn_plugin_sdk/DeviceBuffers.hpp>
 #include <hipdnn_test_sdk/GraphBuilder.hpp>
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
 
 namespace hipdnn_cudnn_plugin {
 namespace {
@@ -237,6 +242,83 @@ TEST(CudnnGraphTranslation, LayernormBackwardMapsToNormBackward) {
     EXPECT_EQ(declineOf(broadcast),
               "node 0 'ln_bwd': scale broadcast along dim 2 (extent 1, x has 16): cuDNN would normalize "
               "over the scale's dims only");
+}
+
+// Every tensor of the spec gets a distinct, nonzero cuDNN uid; only uid 0 is renumbered.
+void expectDistinctNonzeroCudnnUids(const CudnnGraphSpec& spec) {
+    std::set<int64_t> cudnnUids;
+    for (const auto& [uid, tensor] : spec.tensors) {
+        const int64_t cudnnUid = spec.cudnnUid(uid);
+        EXPECT_NE(cudnnUid, 0) << "uid " << uid;
+        EXPECT_TRUE(cudnnUids.insert(cudnnUid).second) << "uid " << uid << " shares cuDNN uid " << cudnnUid;
+        if (uid != 0) {
+            EXPECT_EQ(cudnnUid, uid);
+        }
+    }
+}
+
+// The frontend numbers tensors from 0; cuDNN's norm backward engines reject an operand of uid 0.
+TEST(CudnnGraphTranslation, UidZeroGetsAnUnusedCudnnUid) {
+    GraphBuilder builder("rms_bwd");
+    builder.addTensor(0, "dy", DataType::BFLOAT16, {64, 4096})
+        .addTensor(1, "x", DataType::BFLOAT16, {64, 4096})
+        .addTensor(2, "scale", DataType::FLOAT, {1, 4096})
+        .addTensor(3, "inv_rms", DataType::FLOAT, {64, 1})
+        .addTensor(4, "dx", DataType::BFLOAT16, {64, 4096})
+        .addTensor(5, "dscale", DataType::FLOAT, {1, 4096})
+        .addRmsNormBackward("rms_bwd", 0, 1, 2, 3, 4, 5);
+    const CudnnGraphSpec spec = translate(builder);
+    // The spec keeps the graph's uids; only what reaches cuDNN is renumbered.
+    ASSERT_EQ(spec.operations.size(), 1U);
+    EXPECT_EQ(spec.operations[0].port(CUDNN_ATTR_OPERATION_NORM_BWD_DYDESC)->uids, std::vector<int64_t>{0});
+    EXPECT_EQ(spec.tensors.at(0).name, "dy");
+    const int64_t dy = spec.cudnnUid(0);
+    EXPECT_EQ(dy, 6);
+    expectDistinctNonzeroCudnnUids(spec);
+
+    // Execute looks the buffers up by the graph's uids and hands cuDNN dy's buffer under dy's
+    // cuDNN uid.
+    const PlanBindings bindings = PlanBindings::fromSpec(spec);
+    ASSERT_EQ(bindings.deviceTensors.size(), 6U);
+    std::vector<hipdnnPluginDeviceBuffer_t> raw;
+    std::vector<float> storage(6);
+    for (int64_t uid = 0; uid < 6; ++uid) {
+        raw.push_back({uid, &storage[static_cast<size_t>(uid)]});
+    }
+    const hipdnn_plugin_sdk::DeviceBuffers buffers(raw.data(), static_cast<uint32_t>(raw.size()));
+    VariantPackArrays arrays(bindings);
+    for (size_t i = 0; i < bindings.deviceTensors.size(); ++i) {
+        EXPECT_EQ(bindings.deviceTensors[i].cudnnUid, spec.cudnnUid(bindings.deviceTensors[i].uid));
+        arrays.setDevice(i, buffers.pointer(bindings.deviceTensors[i].uid));
+    }
+    const std::vector<int64_t>& uids = arrays.uids();
+    EXPECT_EQ(std::count(uids.begin(), uids.end(), 0), 0);
+    const auto position = std::find(uids.begin(), uids.end(), dy);
+    ASSERT_NE(position, uids.end());
+    EXPECT_EQ(arrays.pointers().at(static_cast<size_t>(position - uids.begin())), &storage[0]);
+}
+
+// A by-value scalar of uid 0 in a graph the plugin adds virtual tensors to: the cuDNN uid of 0
+// lies past those too.
+TEST(CudnnGraphTranslation, UidZeroScalarGetsAnUnusedCudnnUid) {
+    GraphBuilder builder("bn_inference_variance");
+    builder.addScalar(0, "epsilon", DataType::FLOAT, 1e-5)
+        .addTensor(1, "x", DataType::FLOAT, {4, 16, 6, 6})
+        .addTensor(2, "mean", DataType::FLOAT, {1, 16, 1, 1})
+        .addTensor(3, "variance", DataType::FLOAT, {1, 16, 1, 1})
+        .addTensor(4, "scale", DataType::FLOAT, {1, 16, 1, 1})
+        .addTensor(5, "bias", DataType::FLOAT, {1, 16, 1, 1})
+        .addTensor(6, "y", DataType::FLOAT, {4, 16, 6, 6})
+        .addBatchnormInferenceVariance("bn", 1, 2, 3, 4, 5, 0, 6);
+    const CudnnGraphSpec spec = translate(builder);
+    ASSERT_GT(spec.tensors.rbegin()->first, 6) << "the decomposition adds virtual tensors";
+    expectDistinctNonzeroCudnnUids(spec);
+    const PlanBindings bindings = PlanBindings::fromSpec(spec);
+    ASSERT_EQ(bindings.scalars.size(), 1U);
+    EXPECT_EQ(bindings.scalars[0].cudnnUid, spec.cudnnUid(0));
+    EXPECT_NEAR(bindings.scalars[0].value, 1e-5, 1e-9);
+    const VariantPackArrays arrays(bindings);
+    EXPECT_EQ(std::count(arrays.uids().begin(), arrays.uids().end(), 0), 0);
 }
 
 TEST(CudnnGraphTranslation, UnmappedNodesAreDeclinedByName) {

@@ -329,8 +329,8 @@ TEST(CudnnSdpaTranslation, PaddedForwardMasksRowsAndColumnsAndOverridesTheMatmul
     ASSERT_EQ(bindings.zeroedOutputs.size(), 1U);
     EXPECT_EQ(bindings.zeroedOutputs[0].uid, 4);
     EXPECT_EQ(bindings.zeroedOutputs[0].bytes, 2 * 4 * 256 * 64 * 2);
-    EXPECT_NE(std::find(bindings.deviceUids.begin(), bindings.deviceUids.end(), kSeqLenQ),
-              bindings.deviceUids.end());
+    EXPECT_TRUE(std::any_of(bindings.deviceTensors.begin(), bindings.deviceTensors.end(),
+                            [](const DeviceTensor& tensor) { return tensor.uid == kSeqLenQ; }));
 }
 
 TEST(CudnnSdpaTranslation, PaddingMaskComesAfterTheBiasAndBeforeTheCausalMask) {

@@ -3,6 +3,7 @@
 // and (N, C, H, W)), batch norm inference (from inv_variance
 // or variance), training (with and without running statistics) and backward, NCHW and NHWC, fp32/fp16/bf16,
 // each alone and with a fused relu or residual add + relu; odd sizes, misaligned pointers and large means;
+// batch norm training on random shapes and on more rows than the cooperative kernel keeps on chip;
 // synchronized batch norm (peer_stats) over a group of one GPU and, where the host has them, two.
 #include "../tests/NormGraphs.hpp"
 #include "EngineHarness.hpp"
@@ -19,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
 #include <thread>
 #include <tuple>
 #include <utility>
@@ -239,6 +241,35 @@ TEST(SmokeBatchnormTraining, LargeMeansDoNotCancelTheVariance) {
         expectMatchesReference(cuda_kernels_test::batchnormGraph(BatchnormMode::TrainingRunningStats,
                                                                  fb::DataType::FLOAT, dims, channelsLast),
                                options);
+    }
+}
+
+// Shapes no one picked: a fixed seed draws batch, channels (up to 512, odd ones included), height
+// and width, the element type, the layout, running statistics or not and the epilogue. Channels
+// last, training runs as one cooperative kernel whose blocks each take a range of rows, so the
+// row counts here leave blocks with no rows, one row, or a part of an iteration.
+TEST(SmokeBatchnormTraining, RandomShapesMatchReference) {
+    SKIP_IF_NO_DEVICE();
+    std::mt19937 random(20261207);
+    const auto draw = [&](int64_t low, int64_t high) {
+        return std::uniform_int_distribution<int64_t>(low, high)(random);
+    };
+    const fb::DataType types[] = {fb::DataType::FLOAT, fb::DataType::HALF, fb::DataType::BFLOAT16};
+    const Epilogue epilogues[] = {Epilogue::None, Epilogue::Relu, Epilogue::AddRelu};
+    for (int trial = 0; trial < 16; ++trial) {
+        const int64_t channels = draw(0, 1) == 0 ? draw(1, 40) : 8 * draw(1, 64);
+        const std::vector<int64_t> dims = {draw(1, 9), channels, draw(1, 23), draw(1, 23)};
+        const fb::DataType type = types[draw(0, 2)];
+        const BatchnormMode mode =
+            draw(0, 1) == 0 ? BatchnormMode::Training : BatchnormMode::TrainingRunningStats;
+        const bool channelsLast = draw(0, 3) != 0;
+        const Epilogue epilogue = epilogues[draw(0, 2)];
+        SCOPED_TRACE(std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" + std::to_string(dims[2]) +
+                     "x" + std::to_string(dims[3]) + " " + fb::EnumNameDataType(type) + " " +
+                     cuda_kernels_test::batchnormModeName(mode) + (channelsLast ? " NHWC " : " NCHW ") +
+                     cuda_kernels_test::epilogueName(epilogue));
+        expectMatchesReference(cuda_kernels_test::batchnormGraph(mode, type, dims, channelsLast, epilogue),
+                               batchnormOptions(mode, dims));
     }
 }
 
@@ -469,6 +500,16 @@ TEST_P(FullNorm, ResnetBatchnorm) {
             cuda_kernels_test::batchnormGraph(BatchnormMode::Backward, GetParam(), dims, channelsLast),
             batchnormOptions(BatchnormMode::Backward, dims));
     }
+}
+
+// Channels-last training of more rows than the cooperative kernel's shared memory holds: each
+// block reads the rest of its rows again after the statistics, last first.
+TEST_P(FullNorm, BatchnormTrainingBeyondSharedMemory) {
+    SKIP_IF_NO_DEVICE();
+    const std::vector<int64_t> dims = {40, 256, 40, 40};
+    expectMatchesReference(cuda_kernels_test::batchnormGraph(BatchnormMode::TrainingRunningStats, GetParam(),
+                                                             dims, true, Epilogue::Relu),
+                           batchnormOptions(BatchnormMode::TrainingRunningStats, dims));
 }
 
 INSTANTIATE_TEST_SUITE_P(Full, FullNorm, kTypes,

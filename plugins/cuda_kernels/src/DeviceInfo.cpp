@@ -46,6 +46,10 @@ DeviceInfo DeviceInfo::current() {
         attribute(cudaDevAttrMultiProcessorCount, info.ordinal, "cudaDeviceGetAttribute(SM count)");
     info.maxThreadsPerMultiprocessor = attribute(cudaDevAttrMaxThreadsPerMultiProcessor, info.ordinal,
                                                  "cudaDeviceGetAttribute(threads per SM)");
+    info.sharedMemoryPerBlockOptin = attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, info.ordinal,
+                                               "cudaDeviceGetAttribute(shared memory per block)");
+    info.cooperativeLaunch = attribute(cudaDevAttrCooperativeLaunch, info.ordinal,
+                                       "cudaDeviceGetAttribute(cooperative launch)") != 0;
     info.ceilings = hipdnn_plugin_sdk::gpuCeilings(
         info.multiprocessorCount,
         attribute(cudaDevAttrClockRate, info.ordinal, "cudaDeviceGetAttribute(clock)"), major, minor,

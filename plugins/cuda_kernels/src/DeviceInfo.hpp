@@ -12,6 +12,8 @@ struct DeviceInfo {
     int computeCapability = 0;  // major * 10 + minor: 90 for sm_90
     int multiprocessorCount = 0;
     int maxThreadsPerMultiprocessor = 0;
+    int sharedMemoryPerBlockOptin = 0;  // bytes a block may use when its kernel asks for them
+    bool cooperativeLaunch = false;     // launches whose blocks are all resident at once
     // Theoretical peaks and bandwidth, which the engines' estimated times scale.
     hipdnn_plugin_sdk::DeviceCeilings ceilings{};
 

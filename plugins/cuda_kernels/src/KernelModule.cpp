@@ -82,12 +82,48 @@ int KernelModule::blocksPerMultiprocessor(const DeviceInfo& device, const void* 
     return std::max(1, blocks);
 }
 
+int KernelModule::residentWithSharedMemory(const DeviceInfo& device, const void* kernel, unsigned blockSize,
+                                           unsigned bytes) {
+    if (const cudaError_t status = cudaKernelSetAttributeForDevice(
+            reinterpret_cast<cudaKernel_t>(const_cast<void*>(kernel)),
+            cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes), device.ordinal);
+        status != cudaSuccess) {
+        fail("cannot give a kernel " + std::to_string(bytes) +
+             " bytes of shared memory: " + describeCudaError("cudaKernelSetAttributeForDevice", status));
+    }
+    int blocks = 0;
+    if (const cudaError_t status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &blocks, kernel, static_cast<int>(blockSize), bytes);
+        status != cudaSuccess) {
+        fail("no occupancy for a kernel of " + std::to_string(blockSize) + " threads and " +
+             std::to_string(bytes) + " bytes of shared memory: " +
+             describeCudaError("cudaOccupancyMaxActiveBlocksPerMultiprocessor", status));
+    }
+    return blocks;
+}
+
 void launchKernel(const void* kernel, const LaunchShape& shape, void** arguments, void* stream) {
-    const cudaError_t status = cudaLaunchKernel(kernel, dim3(shape.gridSize), dim3(shape.blockSize),
-                                                arguments, 0, static_cast<cudaStream_t>(stream));
+    const dim3 grid(shape.gridSize);
+    const dim3 block(shape.blockSize);
+    const auto cudaStream = static_cast<cudaStream_t>(stream);
+    const cudaError_t status =
+        shape.cooperative
+            ? cudaLaunchCooperativeKernel(kernel, grid, block, arguments, shape.sharedBytes, cudaStream)
+            : cudaLaunchKernel(kernel, grid, block, arguments, shape.sharedBytes, cudaStream);
     if (status != cudaSuccess) {
         fail("kernel launch (grid " + std::to_string(shape.gridSize) + ", block " +
-             std::to_string(shape.blockSize) + ") " + describeCudaError("cudaLaunchKernel", status));
+             std::to_string(shape.blockSize) + ", " + std::to_string(shape.sharedBytes) +
+             " bytes of shared memory) " +
+             describeCudaError(shape.cooperative ? "cudaLaunchCooperativeKernel" : "cudaLaunchKernel",
+                               status));
+    }
+}
+
+void zeroOnStream(void* pointer, size_t bytes, void* stream) {
+    if (const cudaError_t status = cudaMemsetAsync(pointer, 0, bytes, static_cast<cudaStream_t>(stream));
+        status != cudaSuccess) {
+        fail("cannot zero " + std::to_string(bytes) +
+             " bytes of the workspace: " + describeCudaError("cudaMemsetAsync", status));
     }
 }
 

@@ -4,6 +4,7 @@
 
 #include "DeviceInfo.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -16,6 +17,8 @@ namespace hipdnn_cuda_kernels {
 struct LaunchShape {
     unsigned gridSize = 1;
     unsigned blockSize = 1;
+    unsigned sharedBytes = 0;  // dynamic shared memory per block
+    bool cooperative = false;  // every block resident at once, or the launch fails
 };
 
 /// Enough blocks to keep every multiprocessor full (`blocksPerMultiprocessor` resident blocks
@@ -41,6 +44,12 @@ public:
     /// calculator's answer, else the device's thread limit divided by `blockSize` (at least 1).
     static int blocksPerMultiprocessor(const DeviceInfo& device, const void* kernel, unsigned blockSize);
 
+    /// Lets `kernel` use `bytes` of dynamic shared memory per block on `device` and returns how many
+    /// blocks of `blockSize` threads are then resident per multiprocessor (0: none fit). Throws
+    /// PluginError(INTERNAL_ERROR) naming the CUDA error when the device refuses the size.
+    static int residentWithSharedMemory(const DeviceInfo& device, const void* kernel, unsigned blockSize,
+                                        unsigned bytes);
+
 private:
     KernelModule() = default;
 
@@ -48,7 +57,12 @@ private:
     std::map<std::string, const void*> _kernels;
 };
 
-/// Launches `kernel` on `stream` (a cudaStream_t); throws PluginError(INTERNAL_ERROR) on failure.
+/// Launches `kernel` on `stream` (a cudaStream_t), cooperatively where the shape asks; throws
+/// PluginError(INTERNAL_ERROR) on failure.
 void launchKernel(const void* kernel, const LaunchShape& shape, void** arguments, void* stream);
+
+/// Queues setting `bytes` bytes at `pointer` (device memory) to zero on `stream`; throws
+/// PluginError(INTERNAL_ERROR) on failure.
+void zeroOnStream(void* pointer, size_t bytes, void* stream);
 
 }  // namespace hipdnn_cuda_kernels

@@ -28,6 +28,8 @@ DeviceInfo hopper(int computeCapability = 90) {
     device.computeCapability = computeCapability;
     device.multiprocessorCount = 132;
     device.maxThreadsPerMultiprocessor = 2048;
+    device.sharedMemoryPerBlockOptin = computeCapability >= 90 ? 232448 : 65536;
+    device.cooperativeLaunch = true;
     return device;
 }
 
@@ -181,7 +183,7 @@ TEST(NormCodegen, SynchronizedBatchnormSumsMomentsAcrossGpusBetweenTwoKernels) {
         EXPECT_EQ(synchronized->source.allReduce->offsetBytes, 2 * 256 * sizeof(float));
         EXPECT_EQ(synchronized->source.allReduce->doubles, 3U * 256);
         EXPECT_EQ(synchronized->source.workspaceBytes,
-                  local->source.workspaceBytes + 3 * 256 * sizeof(double));
+                  (2 * synchronized->source.maxParts + 2) * 256 * sizeof(float) + 3 * 256 * sizeof(double));
         EXPECT_NE(synchronized->source.source.find("hdnn_moments[2 * kC + c]"), std::string::npos);
     }
 }
@@ -429,19 +431,72 @@ TEST(NormProgram, BatchnormChannelFactsFollowTheLayout) {
     EXPECT_EQ(nchw->channelStride, 40);
 }
 
+// NCHW training, and training on a device without cooperative launches, run three kernels: the
+// statistics parts, the finalize and the apply pass.
 TEST(NormCodegen, TrainingNeedsWorkspaceForPartialSums) {
+    DeviceInfo noCooperativeLaunch = hopper();
+    noCooperativeLaunch.cooperativeLaunch = false;
+    for (const auto& [channelsLast, device] :
+         {std::pair{false, hopper()}, std::pair{true, noCooperativeLaunch}}) {
+        std::vector<uint8_t> bytes;
+        std::string reason;
+        const auto plan = hipdnn_cuda_kernels::planNorm(
+            wrapGraph(batchnormGraph(BatchnormMode::Training, fb::DataType::BFLOAT16, {64, 256, 56, 56},
+                                     channelsLast),
+                      bytes),
+            device, reason);
+        ASSERT_TRUE(plan.has_value()) << reason;
+        ASSERT_EQ(plan->source.launches.size(), 3U);
+        EXPECT_EQ(plan->source.launches[0].kernel, hipdnn_cuda_kernels::kBatchnormStatsKernel);
+        EXPECT_EQ(plan->source.launches[2].kernel, hipdnn_cuda_kernels::kBatchnormApplyKernel);
+        EXPECT_FALSE(plan->source.zeroed.has_value());
+        EXPECT_GT(plan->source.workspaceBytes, 2 * 256 * sizeof(float));
+        EXPECT_EQ(plan->source.vectorWidth, 8);  // 16-byte accesses of bf16
+    }
+}
+
+// Channels-last training is one cooperative launch of a block per multiprocessor, keeping as many
+// 8 KiB iterations of x (512 threads, 16 bytes each) as the shared memory holds; the workspace
+// holds the coefficients, each block's two sums per channel and the barrier's counter, zeroed
+// before the launch.
+TEST(NormCodegen, ChannelsLastTrainingIsOneCooperativeKernel) {
     std::vector<uint8_t> bytes;
     std::string reason;
     const auto plan = hipdnn_cuda_kernels::planNorm(
-        wrapGraph(batchnormGraph(BatchnormMode::Training, fb::DataType::BFLOAT16, {64, 256, 56, 56}, true),
+        wrapGraph(batchnormGraph(BatchnormMode::TrainingRunningStats, fb::DataType::BFLOAT16,
+                                 {64, 256, 56, 56}, true),
                   bytes),
         hopper(), reason);
     ASSERT_TRUE(plan.has_value()) << reason;
-    ASSERT_EQ(plan->source.launches.size(), 3U);
-    EXPECT_EQ(plan->source.launches[0].kernel, hipdnn_cuda_kernels::kBatchnormStatsKernel);
-    EXPECT_EQ(plan->source.launches[2].kernel, hipdnn_cuda_kernels::kBatchnormApplyKernel);
-    EXPECT_GT(plan->source.workspaceBytes, 2 * 256 * sizeof(float));
-    EXPECT_EQ(plan->source.vectorWidth, 8);  // 16-byte accesses of bf16
+    ASSERT_EQ(plan->source.launches.size(), 1U);
+    const auto& launch = plan->source.launches[0];
+    EXPECT_EQ(launch.kernel, hipdnn_cuda_kernels::kBatchnormPersistentKernel);
+    EXPECT_TRUE(launch.cooperative);
+    EXPECT_EQ(launch.gridSize, 132U);
+    EXPECT_EQ(launch.blockSize, 512U);
+    // 64·56·56 rows over 132 blocks: 1521 rows, 96 iterations of 16 rows; 26 fit beside the
+    // 16 KiB of per-row sums.
+    EXPECT_EQ(launch.sharedBytes, 26U * 8192);
+    const size_t counter = (2 + 2 * 132) * 256 * sizeof(float);
+    ASSERT_TRUE(plan->source.zeroed.has_value());
+    EXPECT_EQ(plan->source.zeroed->offsetBytes, counter);
+    EXPECT_EQ(plan->source.zeroed->bytes, sizeof(unsigned));
+    EXPECT_EQ(plan->source.workspaceBytes, counter + sizeof(unsigned));
+    EXPECT_NE(plan->source.source.find("hdnn_grid_barrier(hdnn_counter, 2)"), std::string::npos);
+}
+
+// A small problem keeps all of x; rows past the last block's end are masked.
+TEST(NormCodegen, PersistentTrainingKeepsSmallInputsWhole) {
+    std::vector<uint8_t> bytes;
+    std::string reason;
+    const auto plan = hipdnn_cuda_kernels::planNorm(
+        wrapGraph(batchnormGraph(BatchnormMode::Training, fb::DataType::FLOAT, {3, 24, 5, 7}, true), bytes),
+        hopper(), reason);
+    ASSERT_TRUE(plan.has_value()) << reason;
+    ASSERT_EQ(plan->source.launches.size(), 1U);
+    // 105 rows over 132 blocks: one row each, one iteration of 85 rows of 6 vectors.
+    EXPECT_EQ(plan->source.launches[0].sharedBytes, 512U * 16);
+    EXPECT_NE(plan->source.source.find("constexpr int kKept = 1;"), std::string::npos);
 }
 
 TEST(NormCodegen, WideRowsUseMoreThreadsPerRow) {

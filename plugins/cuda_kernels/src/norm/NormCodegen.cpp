@@ -30,6 +30,11 @@ constexpr int kStatsBatch = 4;
 constexpr int kApplyUnroll = 2;
 // Threads per block of the synchronized finalize: one per channel.
 constexpr unsigned kSynchronizedFinalizeBlock = 128;
+// The persistent training kernel: one block of this many threads per multiprocessor, loading this
+// many vectors per thread before it computes; shared memory it leaves unused.
+constexpr unsigned kPersistentBlockSize = 512;
+constexpr int kPersistentBatch = 8;
+constexpr int64_t kPersistentSharedReserve = 1024;
 
 std::string floatLiteral(double value) {
     char text[32];
@@ -675,6 +680,9 @@ private:
              << ";\nconstexpr hdnn_index kChanStride = " << _program.channelStride
              << ";\nconstexpr int kW = " << width << ";\nconstexpr int kNormBlockSize = " << kNormBlockSize
              << ";\n";
+        if (persistentTraining()) {
+            return emitPersistentTraining(width, reason);
+        }
         // Workspace: two per-channel coefficients, three per-channel doubles when the statistics are
         // synchronized, then the parts' two sums per channel.
         const int64_t momentFloats = _program.isSynchronized() ? 6 * channels : 0;
@@ -712,6 +720,199 @@ private:
     }
 
     bool backward() const { return _program.kind == NormKind::BatchnormBackward; }
+
+    // Channels-last training on this GPU alone runs as one cooperative kernel, when the device
+    // launches those and a row's vectors fit in one block.
+    bool persistentTraining() const {
+        return _program.kind == NormKind::BatchnormTraining && !_program.isSynchronized() &&
+               _program.channelStride == 1 && _device.cooperativeLaunch &&
+               _program.channels / batchnormWidth() <= static_cast<int64_t>(kPersistentBlockSize);
+    }
+
+    // One block per multiprocessor, each over a contiguous range of rows (channels-last: a row is
+    // one position's kC channels), the whole grid resident (a cooperative launch). The statistics
+    // pass keeps the block's first iterations of x in shared memory; two grid-wide barriers
+    // separate it from a finalize of a few channels per block and from the apply pass, which
+    // walks the rest of x backwards (the last rows read are still in L2) and then the kept rows.
+    // x is read from DRAM about once where the shared memory holds a third of it, instead of twice.
+    bool emitPersistentTraining(int width, std::string& reason) {
+        bool ok = true;
+        const std::string delivery = emitDelivery(width, reason, ok);
+        if (!ok) {
+            return false;
+        }
+        const int64_t channels = _program.channels;
+        const int64_t groups = channels / width;
+        const int64_t rowsPerIteration = kPersistentBlockSize / groups;
+        const int64_t rows = _program.elementCount / channels;
+        const int64_t blocks = std::max(1, _device.multiprocessorCount);
+        const int64_t rowsPerBlock = (rows + blocks - 1) / blocks;
+        const int64_t iterations = (rowsPerBlock + rowsPerIteration - 1) / rowsPerIteration;
+        const int64_t staticShared =
+            rowsPerIteration * channels * static_cast<int64_t>(sizeof(float)) + 64 * sizeof(double);
+        const int64_t iterationBytes = static_cast<int64_t>(kPersistentBlockSize) * width *
+                                       static_cast<int64_t>(elementSize(_program.operand("x")->type));
+        const int64_t kept = std::clamp<int64_t>(
+            (_device.sharedMemoryPerBlockOptin - staticShared - kPersistentSharedReserve) / iterationBytes, 0,
+            iterations);
+        const std::string xKind = kind(_program.operand("x")->type);
+        _out
+            << "constexpr int kG = " << groups << ";\nconstexpr int kRB = " << rowsPerIteration
+            << ";\nconstexpr hdnn_index kRows = " << rows
+            << ";\nconstexpr hdnn_index kRowsPerBlock = " << rowsPerBlock
+            << ";\nconstexpr int kIterations = " << iterations << ";\nconstexpr int kKept = " << kept
+            << ";\nconstexpr unsigned kBlocks = " << blocks
+            << ";\nconstexpr int kBatch = " << kPersistentBatch
+            << ";\nconstexpr int kBlock = " << kPersistentBlockSize
+            << ";\nconstexpr hdnn_index kPartials = 2 * kC;\n"
+            << R"(// Every block arrives, then waits for all kBlocks * round arrivals; the counter starts at 0.
+__device__ __forceinline__ void hdnn_grid_barrier(unsigned* counter, unsigned round) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        atomicAdd(counter, 1u);
+        while (*(volatile unsigned*)counter < round * kBlocks) { }
+        __threadfence();
+    }
+    __syncthreads();
+}
+)"
+            << "extern \"C\" __global__ void __launch_bounds__(kBlock, 1) " << kBatchnormPersistentKernel
+            << "(" << parameters() << R"() {
+    extern __shared__ __align__(16) unsigned char hdnn_dynamic[];
+    typename hdnn_storage<)"
+            << xKind << R"(>::type* const hdnn_kept = (typename hdnn_storage<)" << xKind
+            << R"(>::type*)hdnn_dynamic;
+    __shared__ float hdnn_rows[kRB * kC];
+    __shared__ double hdnn_warps[64];
+    unsigned* const hdnn_counter = (unsigned*)(hdnn_ws + kPartials + 2 * (hdnn_index)kBlocks * kC);
+    const int group = threadIdx.x % kG;
+    const int r = threadIdx.x / kG;
+    const bool active = r < kRB;
+    const hdnn_index first = (hdnn_index)blockIdx.x * kRowsPerBlock;
+    const hdnn_index end = first + kRowsPerBlock < kRows ? first + kRowsPerBlock : kRows;
+    float s[kW], q[kW], ref[kW];
+#pragma unroll
+    for (int l = 0; l < kW; ++l) { s[l] = 0.0f; q[l] = 0.0f; ref[l] = )"
+            << reference("group * kW + l") << R"(; }
+    if (active) {
+        for (int i0 = 0; i0 < kIterations; i0 += kBatch) {
+            float v[kBatch][kW];
+#pragma unroll
+            for (int u = 0; u < kBatch; ++u) {
+                const hdnn_index row = first + (hdnn_index)(i0 + u) * kRB + r;
+                )"
+            << loadOrNeutral("row * kC + group * kW", "ref[l]", "i0 + u < kIterations && row < end") << R"(
+            }
+#pragma unroll
+            for (int u = 0; u < kBatch; ++u) {
+                if (i0 + u < kKept) { hdnn_store<)"
+            << xKind << R"(, kW>(hdnn_kept, ((i0 + u) * kBlock + threadIdx.x) * kW, v[u]); }
+#pragma unroll
+                for (int l = 0; l < kW; ++l) )"
+            << accumulate("v[u][l]", "", "ref[l]", "s[l]", "q[l]") << R"(
+            }
+        }
+    }
+    // This block's two sums per channel, summed over its rows in a fixed order.
+    for (int pass = 0; pass < 2; ++pass) {
+        if (active) {
+#pragma unroll
+            for (int l = 0; l < kW; ++l) { hdnn_rows[r * kC + group * kW + l] = pass == 0 ? s[l] : q[l]; }
+        }
+        __syncthreads();
+        for (int c = threadIdx.x; c < kC; c += blockDim.x) {
+            float sum = 0.0f;
+            for (int k = 0; k < kRB; ++k) { sum += hdnn_rows[k * kC + c]; }
+            hdnn_ws[kPartials + (hdnn_index)(pass * kBlocks + blockIdx.x) * kC + c] = sum;
+        }
+        __syncthreads();
+    }
+    hdnn_grid_barrier(hdnn_counter, 1);
+    // Each block finalizes channels blockIdx.x, blockIdx.x + kBlocks, ... from every block's sums,
+    // in double and in a fixed order. __ldcg reads them from L2, where the other blocks wrote them.
+    for (int c = blockIdx.x; c < kC; c += kBlocks) {
+        double s = 0.0, q = 0.0;
+        for (unsigned p = threadIdx.x; p < kBlocks; p += blockDim.x) {
+            s += __ldcg(&hdnn_ws[kPartials + (hdnn_index)p * kC + c]);
+            q += __ldcg(&hdnn_ws[kPartials + (hdnn_index)(kBlocks + p) * kC + c]);
+        }
+#pragma unroll
+        for (int o = 16; o > 0; o /= 2) { s += __shfl_xor_sync(0xffffffffu, s, o); q += __shfl_xor_sync(0xffffffffu, q, o); }
+        if (threadIdx.x % 32 == 0) { hdnn_warps[threadIdx.x / 32] = s; hdnn_warps[32 + threadIdx.x / 32] = q; }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            s = 0.0;
+            q = 0.0;
+            for (int w = 0; w < kBlock / 32; ++w) { s += hdnn_warps[w]; q += hdnn_warps[32 + w]; }
+            const double n = )"
+            << rows << ".0;\n";
+        emitFinalizeFromSums(reference("c"), bessel(rows));
+        _out << R"(        }
+        __syncthreads();
+    }
+    hdnn_grid_barrier(hdnn_counter, 2);
+    if (!active) { return; }
+    float hdnn_mean[kW], hdnn_gain[kW], hdnn_shift[kW];
+#pragma unroll
+    for (int l = 0; l < kW; ++l) {
+        const int c = group * kW + l;
+        hdnn_mean[l] = __ldcg(&hdnn_ws[c]);
+        hdnn_gain[l] = __ldcg(&hdnn_ws[kC + c]) * )"
+             << perChannel("scale", "1.0f") << R"(;
+        hdnn_shift[l] = )"
+             << perChannel("bias", "0.0f") << R"(;
+    }
+    // The rows not kept, last first, then the kept ones.
+    for (int i0 = kIterations - 1; i0 >= kKept; i0 -= kBatch) {
+        float v[kBatch][kW];
+#pragma unroll
+        for (int u = 0; u < kBatch; ++u) {
+            const hdnn_index row = first + (hdnn_index)(i0 - u) * kRB + r;
+            if (i0 - u >= kKept && row < end) { hdnn_load<)"
+             << xKind << R"(, kW>(x, row * kC + group * kW, v[u]); }
+        }
+#pragma unroll
+        for (int u = 0; u < kBatch; ++u) {
+            const hdnn_index row = first + (hdnn_index)(i0 - u) * kRB + r;
+            if (i0 - u < kKept || row >= end) { continue; }
+            const hdnn_index e = row * kC + group * kW;
+            float out[kW];
+#pragma unroll
+            for (int l = 0; l < kW; ++l) { out[l] = )"
+             << applyFormula("l") << R"(; }
+            )"
+             << delivery << R"(
+        }
+    }
+    for (int i = 0; i < kKept; ++i) {
+        const hdnn_index row = first + (hdnn_index)i * kRB + r;
+        if (row >= end) { break; }
+        float v[1][kW];
+        hdnn_load<)"
+             << xKind << R"(, kW>(hdnn_kept, (i * kBlock + threadIdx.x) * kW, v[0]);
+        const int u = 0;
+        const hdnn_index e = row * kC + group * kW;
+        float out[kW];
+#pragma unroll
+        for (int l = 0; l < kW; ++l) { out[l] = )"
+             << applyFormula("l") << R"(; }
+        )" << delivery
+             << R"(
+    }
+}
+)";
+        _result.kernelNames.push_back(kBatchnormPersistentKernel);
+        _result.launches.push_back({kBatchnormPersistentKernel, static_cast<unsigned>(blocks),
+                                    kPersistentBlockSize, NormGrid::Fixed,
+                                    static_cast<unsigned>(kept * iterationBytes), true});
+        _result.maxParts = static_cast<unsigned>(blocks);
+        const size_t counterOffset =
+            static_cast<size_t>(2 + 2 * blocks) * static_cast<size_t>(channels) * sizeof(float);
+        _result.zeroed = NormWorkspaceRange{counterOffset, sizeof(unsigned)};
+        _result.workspaceBytes = counterOffset + sizeof(unsigned);
+        return true;
+    }
 
     // The statistics pass sums two values per channel and part. Training: x - shift and its
     // square, the shift being the channel's first element (so the variance does not cancel for
@@ -890,6 +1091,7 @@ private:
         _out << header(kBatchnormFinalizeKernel, kNormBlockSize) << sumParts()
              << "    const double n = " << perChannelCount << ".0;\n";
         emitFinalizeFromSums(reference("c"), bessel(perChannelCount));
+        _out << "}\n";
         _result.kernelNames.push_back(kBatchnormFinalizeKernel);
         _result.launches.push_back({kBatchnormFinalizeKernel, static_cast<unsigned>(_program.channels),
                                     kNormBlockSize, NormGrid::Fixed});
@@ -928,6 +1130,7 @@ private:
     const double q = hdnn_moments[2 * kC + c];
 )";
         emitFinalizeFromSums("0.0", "(n > 1.0 ? (float)(n / (n - 1.0)) : 1.0f)");
+        _out << "}\n";
         _result.kernelNames.push_back(kBatchnormFinalizeKernel);
         _result.launches.push_back(
             {kBatchnormFinalizeKernel,
@@ -944,7 +1147,7 @@ private:
     }
 
     // From a channel's count n and sums s and q (taken around `shift`), the channel's outputs and
-    // the two coefficients the apply kernel reads (ws[c], ws[kC + c]); closes the kernel.
+    // the two coefficients the apply pass reads (ws[c], ws[kC + c]).
     void emitFinalizeFromSums(const std::string& shift, const std::string& besselFactor) {
         if (backward()) {
             const std::string inv = perChannel("inv_variance", "1.0f");
@@ -977,7 +1180,6 @@ private:
                                     " + hdnn_momentum * (float)hdnn_var * " + besselFactor);
             }
         }
-        _out << "}\n";
     }
 
     void writePerChannel(const char* name, const std::string& value) {
@@ -1018,9 +1220,10 @@ private:
                 {"shift", perChannel("bias", "0.0f")}};
     }
 
-    // The output of lane l from x (v[u][l]), dy (g[u][l]) and coefficients at index `k`.
-    std::string applyFormula(const std::string& k) const {
-        const auto at = [&](const char* name) { return std::string("hdnn_") + name + "[" + k + "]"; };
+    // The output of lane l from x (v[u][l]), dy (g[u][l]) and coefficients at index `k` of the
+    // arrays named `prefix` and the coefficient's name.
+    std::string applyFormula(const std::string& k, const std::string& prefix = "hdnn_") const {
+        const auto at = [&](const char* name) { return prefix + name + "[" + k + "]"; };
         if (backward()) {
             return at("gain") + " * (g[u][l] - " + at("mean_dy") + " - (v[u][l] - " + at("mean") + ") * " +
                    at("slope") + ")";
@@ -1038,7 +1241,7 @@ private:
         _out << header(kBatchnormApplyKernel, kNormBlockSize)
              << "    constexpr hdnn_index vectors = kTotal / kW;\n";
         for (const Coefficient& coefficient : coefficients) {
-            _out << "    __shared__ float hdnn_" << coefficient.name << "[kC];\n";
+            _out << "    __shared__ __align__(16) float hdnn_" << coefficient.name << "[kC];\n";
         }
         _out << "    for (int c = threadIdx.x; c < kC; c += blockDim.x) {\n";
         for (const Coefficient& coefficient : coefficients) {
@@ -1070,10 +1273,16 @@ private:
             float out[kW];
 )";
         if (channelsLast) {
-            _out << "            const int c0 = (int)(e % kC);\n#pragma unroll\n            for (int l = 0; "
-                    "l < kW; ++l) "
-                    "{ const int c = c0 + l; out[l] = "
-                 << applyFormula("c") << "; }\n";
+            // A vector's kW channels are consecutive: each coefficient is one vector load from
+            // shared memory (scalar loads of channels kW apart would conflict on the banks).
+            _out << "            const int c0 = (int)(e % kC);\n";
+            for (const Coefficient& coefficient : coefficients) {
+                _out << "            float hdnn_c_" << coefficient.name
+                     << "[kW];\n            hdnn_load<0, kW>(hdnn_" << coefficient.name << ", c0, hdnn_c_"
+                     << coefficient.name << ");\n";
+            }
+            _out << "#pragma unroll\n            for (int l = 0; l < kW; ++l) { out[l] = "
+                 << applyFormula("l", "hdnn_c_") << "; }\n";
         } else {
             _out << "            const int c = (int)((e / kChanStride) % kC);\n#pragma unroll\n            "
                     "for (int l = "

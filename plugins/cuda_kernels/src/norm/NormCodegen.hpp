@@ -7,8 +7,9 @@
 // (per-block partial sums into the workspace) and a per-channel finalize before the same
 // streaming kernel; synchronized batch norm (peer_stats) splits the finalize around a sum of the
 // per-channel moments across GPUs. Training's streaming pass walks x backwards, so that the part of x the
-// statistics pass left in L2 is read from there. Pooling runs one kernel of a thread per output
-// element.
+// statistics pass left in L2 is read from there. Channels-last training on one GPU runs all three
+// passes in one cooperative kernel instead, keeping part of x in shared memory between them.
+// Pooling runs one kernel of a thread per output element.
 #pragma once
 
 #include "../DeviceInfo.hpp"
@@ -28,6 +29,7 @@ inline constexpr const char* kBatchnormApplyKernel = "hipdnn_bn_apply";
 inline constexpr const char* kBatchnormStatsKernel = "hipdnn_bn_stats";
 inline constexpr const char* kBatchnormFinalizeKernel = "hipdnn_bn_finalize";
 inline constexpr const char* kBatchnormMomentsKernel = "hipdnn_bn_moments";
+inline constexpr const char* kBatchnormPersistentKernel = "hipdnn_bn_train_persistent";
 inline constexpr const char* kPoolingKernel = "hipdnn_pool";
 inline constexpr unsigned kNormBlockSize = 256;
 
@@ -45,6 +47,14 @@ struct NormLaunch {
     unsigned gridSize = 1;
     unsigned blockSize = kNormBlockSize;
     NormGrid grid = NormGrid::Fixed;
+    unsigned sharedBytes = 0;  // dynamic shared memory per block
+    bool cooperative = false;  // every block resident at once (the kernel has grid-wide barriers)
+};
+
+/// Bytes of the workspace.
+struct NormWorkspaceRange {
+    size_t offsetBytes = 0;
+    size_t bytes = 0;
 };
 
 /// A sum across the GPUs of the handle's communicator, in place, between two launches: the
@@ -60,6 +70,7 @@ struct NormSource {
     std::vector<std::string> kernelNames;
     std::vector<NormLaunch> launches;  // in order, all with the same arguments
     std::optional<NormAllReduce> allReduce;
+    std::optional<NormWorkspaceRange> zeroed;  // set to zero before the first launch
     size_t workspaceBytes = 0;
     unsigned maxParts = 0;  // statistics parts the workspace holds
     int vectorWidth = 1;

@@ -23,17 +23,34 @@ struct CompiledNorm {
     std::vector<std::pair<const void*, LaunchShape>> launches;
     unsigned parts = 0;
     std::optional<NormAllReduce> allReduce;
+    std::optional<NormWorkspaceRange> zeroed;
 };
 
 CompiledNorm compile(const DeviceInfo& device, const NormSource& source) {
     CompiledNorm compiled;
     compiled.allReduce = source.allReduce;
+    compiled.zeroed = source.zeroed;
     compiled.module = buildKernelModule(kEngineName, device, source.source, source.kernelNames);
     for (const NormLaunch& launch : source.launches) {
         const void* kernel = compiled.module->kernel(launch.kernel);
         const int64_t resident = static_cast<int64_t>(std::max(1, device.multiprocessorCount)) *
                                  KernelModule::blocksPerMultiprocessor(device, kernel, launch.blockSize);
-        LaunchShape shape{launch.gridSize, launch.blockSize};
+        LaunchShape shape{launch.gridSize, launch.blockSize, launch.sharedBytes, launch.cooperative};
+        if (launch.cooperative) {
+            // The grid is one block per multiprocessor; the kernel's barriers need all of it resident.
+            const int64_t blocks =
+                static_cast<int64_t>(std::max(1, device.multiprocessorCount)) *
+                KernelModule::residentWithSharedMemory(device, kernel, launch.blockSize, launch.sharedBytes);
+            if (blocks < launch.gridSize) {
+                throw hipdnn_plugin_sdk::PluginError(
+                    HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR,
+                    std::string(kEngineName) + ": " + launch.kernel + " needs " +
+                        std::to_string(launch.gridSize) + " resident blocks of " +
+                        std::to_string(launch.blockSize) + " threads and " +
+                        std::to_string(launch.sharedBytes) + " bytes of shared memory; the device holds " +
+                        std::to_string(blocks));
+            }
+        }
         switch (launch.grid) {
             case NormGrid::Fixed:
                 break;
@@ -124,6 +141,10 @@ public:
         const CompiledNorm& compiled = aligned ? _vector : scalar();
         unsigned parts = compiled.parts;
         arguments.back() = &parts;
+        if (compiled.zeroed) {
+            zeroOnStream(static_cast<char*>(workspace) + compiled.zeroed->offsetBytes, compiled.zeroed->bytes,
+                         handle.stream());
+        }
         for (size_t k = 0; k < compiled.launches.size(); ++k) {
             if (compiled.allReduce && compiled.allReduce->afterLaunches == k) {
                 sumAcrossGpus(handle, workspace, *compiled.allReduce);

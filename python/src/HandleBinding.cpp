@@ -103,6 +103,18 @@ void setPluginPaths(const std::vector<std::string>& paths, const std::string& mo
                "hipdnnSetEnginePluginPaths_ext");
 }
 
+// One NCCL communicator per handle over their GPUs (ncclCommInitAll), handles[i] being rank i.
+void createCommunicators(const std::vector<const Handle*>& handles) {
+    std::vector<hipdnnHandle_t> raw;
+    for (const Handle* handle : handles) {
+        if (handle == nullptr) {
+            throwInvalidValue("create_communicators: a handle is None");
+        }
+        raw.push_back(handle->get());
+    }
+    throwIfBad(hipdnnCreateCommunicators_ext(raw.size(), raw.data()), "hipdnnCreateCommunicators_ext");
+}
+
 }  // namespace
 
 Handle::Handle(const std::optional<std::string>& device) {
@@ -183,6 +195,17 @@ void bindHandle(nb::module_& module) {
             nb::arg("stream"),
             "The cudaStream_t (as an integer) GPU plans run on when torch does not give one; CPU "
             "handles ignore it.")
+        .def(
+            "set_communicator",
+            [](Handle& handle, uintptr_t communicator) {
+                throwIfBad(hipdnnSetCommunicator_ext(handle.get(), reinterpret_cast<void*>(communicator)),
+                           "hipdnnSetCommunicator_ext");
+            },
+            nb::arg("communicator"),
+            "Attaches an NCCL communicator (an ncclComm_t as an integer, e.g. cupy's "
+            "NcclCommunicator.ptr; 0 detaches) whose device is this GPU handle's: batch norms with "
+            "peer_stats sum their statistics across its GPUs. Keep it alive while the handle and "
+            "its plans are in use.")
         .def("__repr__", [](const Handle& handle) {
             return "hipdnn.Handle(device='" + deviceName(handle.device()) + "'" +
                    (handle.closed() ? ", closed)" : ")");
@@ -198,6 +221,9 @@ void bindHandle(nb::module_& module) {
         });
     module.def("engines", &engines, nb::arg("handle"),
                "The engines of the plugins serving the handle's device, sorted by name.");
+    module.def("create_communicators", &createCommunicators, nb::arg("handles"),
+               "Makes one NCCL communicator per GPU handle (rank i for handles[i], ncclCommInitAll) and "
+               "attaches each to its handle, which owns it.");
     module.def("set_plugin_paths", &setPluginPaths, nb::arg("paths"), nb::arg("mode") = "additive",
                "Plugin directories or .so files for the next handles ('additive' or 'absolute').");
 }

@@ -184,3 +184,20 @@ def test_missing_optional_inputs_are_reported_by_validation(handle):
     with pytest.raises(hipdnn.Error, match="PREV_RUNNING_VARIANCE is not set") as caught:
         g.build(handle)
     assert caught.value.status == "ATTRIBUTE_NOT_SET"
+
+
+def test_cpu_handle_refuses_a_communicator(handle):
+    with pytest.raises(hipdnn.Error) as caught:
+        handle.set_communicator(0)
+    assert caught.value.status == "HIPDNN_STATUS_BAD_PARAM"
+    assert "bound to device cpu" in caught.value.message and "GPU handle" in caught.value.message
+
+
+def test_communicators_need_gpu_handles(handle):
+    with pytest.raises(hipdnn.Error, match="count is 0") as caught:
+        hipdnn.create_communicators([])
+    assert caught.value.status == "HIPDNN_STATUS_BAD_PARAM"
+    with pytest.raises(hipdnn.Error, match=r"handles\[0\] is bound to device cpu"):
+        hipdnn.create_communicators([handle])
+    with pytest.raises(hipdnn.Error, match="a handle is None"):
+        hipdnn.create_communicators([None])

@@ -51,6 +51,15 @@ TEST(SmokeRanking, RowNormsRankThisPluginsNormEngineFirst) {
                 CUDA_NORM_ENGINE_ID);
 }
 
+// cuDNN's one-kernel norm backward measured 1.06-1.25x this plugin's two passes.
+TEST(SmokeRanking, RowNormBackwardRanksCudnnFirst) {
+    SKIP_IF_NO_DEVICE();
+    expectFirst(cuda_kernels_test::rmsnormBackwardGraph(fb::DataType::BFLOAT16, 16384, 4096, true).build(),
+                CUDNN_ENGINE_ID);
+    expectFirst(cuda_kernels_test::layernormBackwardGraph(fb::DataType::BFLOAT16, {65536, 1024}).build(),
+                CUDNN_ENGINE_ID);
+}
+
 TEST(SmokeRanking, ChannelsLastBatchnormTrainingAndBackwardRankCudnnFirst) {
     SKIP_IF_NO_DEVICE();
     // The measured shape: at small sizes the three launches of this plugin's training kernels

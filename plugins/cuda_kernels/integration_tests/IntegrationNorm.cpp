@@ -273,6 +273,22 @@ TEST(SmokeBatchnormTraining, RandomShapesMatchReference) {
     }
 }
 
+// Each value of the cuda_norm.bn_training_kernel knob, on more rows than half the shared memory
+// keeps and with an epilogue reading a residual.
+TEST(SmokeBatchnormTraining, EveryTrainingKernelMatchesReference) {
+    SKIP_IF_NO_DEVICE();
+    const std::vector<int64_t> dims = {64, 64, 48, 48};  // 1118 rows a block on 132 multiprocessors
+    for (int64_t kernel = 0; kernel <= 3; ++kernel) {
+        SCOPED_TRACE("cuda_norm.bn_training_kernel " + std::to_string(kernel));
+        RunOptions options = batchnormOptions(BatchnormMode::TrainingRunningStats, dims);
+        options.knobs = {{"cuda_norm.bn_training_kernel", kernel}};
+        expectMatchesReference(
+            cuda_kernels_test::batchnormGraph(BatchnormMode::TrainingRunningStats, fb::DataType::BFLOAT16,
+                                              dims, true, Epilogue::AddRelu),
+            options);
+    }
+}
+
 using SynchronizedCase = std::tuple<BatchnormMode, fb::DataType, bool>;  // mode, type, NHWC
 
 class SynchronizedBatchnorm : public testing::TestWithParam<SynchronizedCase> {};

@@ -485,6 +485,62 @@ TEST(NormCodegen, ChannelsLastTrainingIsOneCooperativeKernel) {
     EXPECT_NE(plan->source.source.find("hdnn_grid_barrier(hdnn_counter, 2)"), std::string::npos);
 }
 
+// The training-kernel knob: how much of x the cooperative kernel keeps, or the three kernels.
+TEST(NormCodegen, TrainingKernelOptionsChooseTheKernels) {
+    using hipdnn_cuda_kernels::TrainingKernel;
+    std::vector<uint8_t> bytes;
+    const auto graph = wrapGraph(
+        batchnormGraph(BatchnormMode::TrainingRunningStats, fb::DataType::BFLOAT16, {64, 256, 56, 56}, true),
+        bytes);
+    const std::pair<TrainingKernel, unsigned> keptBytes[] = {{TrainingKernel::KeepAll, 26U * 8192},
+                                                             {TrainingKernel::KeepHalf, 14U * 8192},
+                                                             {TrainingKernel::KeepNone, 0U}};
+    for (const auto& [kernel, kept] : keptBytes) {
+        SCOPED_TRACE(static_cast<int>(kernel));
+        std::string reason;
+        const auto plan = hipdnn_cuda_kernels::planNorm(graph, hopper(), reason, {kernel});
+        ASSERT_TRUE(plan.has_value()) << reason;
+        ASSERT_EQ(plan->source.launches.size(), 1U);
+        EXPECT_TRUE(plan->source.launches[0].cooperative);
+        EXPECT_EQ(plan->source.launches[0].sharedBytes, kept);
+        EXPECT_EQ(plan->options.trainingKernel, kernel);
+    }
+    std::string reason;
+    const auto three = hipdnn_cuda_kernels::planNorm(graph, hopper(), reason, {TrainingKernel::ThreeKernels});
+    ASSERT_TRUE(three.has_value()) << reason;
+    ASSERT_EQ(three->source.launches.size(), 3U);
+    EXPECT_EQ(three->source.launches[0].kernel, hipdnn_cuda_kernels::kBatchnormStatsKernel);
+    EXPECT_FALSE(three->source.zeroed.has_value());
+}
+
+// Every training kernel compiles, with and without an epilogue, for sm_90 and sm_75.
+TEST(NormCodegen, EveryTrainingKernelCompiles) {
+    using hipdnn_cuda_kernels::TrainingKernel;
+    std::string reason;
+    const hipdnn_cuda_kernels::Nvrtc* nvrtc = hipdnn_cuda_kernels::Nvrtc::instance(reason);
+    ASSERT_NE(nvrtc, nullptr) << reason;
+    for (const Epilogue epilogue : {Epilogue::None, Epilogue::AddRelu}) {
+        std::vector<uint8_t> bytes;
+        const auto graph = wrapGraph(
+            batchnormGraph(BatchnormMode::Training, fb::DataType::HALF, {8, 40, 30, 30}, true, epilogue),
+            bytes);
+        const auto program = hipdnn_cuda_kernels::analyzeNormGraph(graph, reason);
+        ASSERT_TRUE(program.has_value()) << reason;
+        for (const TrainingKernel kernel : {TrainingKernel::KeepAll, TrainingKernel::KeepHalf,
+                                            TrainingKernel::KeepNone, TrainingKernel::ThreeKernels}) {
+            for (const int computeCapability : {90, 75}) {
+                SCOPED_TRACE(std::to_string(static_cast<int>(kernel)) + " sm_" +
+                             std::to_string(computeCapability));
+                const auto source = hipdnn_cuda_kernels::generateNormSource(
+                    *program, hopper(computeCapability), false, reason, {kernel});
+                ASSERT_TRUE(source.has_value()) << reason;
+                const auto result = nvrtc->compileToCubin(source->source, "norm.cu", computeCapability);
+                EXPECT_TRUE(result.succeeded()) << result.error;
+            }
+        }
+    }
+}
+
 // A small problem keeps all of x; rows past the last block's end are masked.
 TEST(NormCodegen, PersistentTrainingKeepsSmallInputsWhole) {
     std::vector<uint8_t> bytes;

@@ -53,8 +53,9 @@ std::string kind(ElementType type) {
 
 class NormGenerator {
 public:
-    NormGenerator(const NormProgram& program, const DeviceInfo& device, bool scalar)
-        : _program(program), _device(device), _scalar(scalar) {}
+    NormGenerator(const NormProgram& program, const DeviceInfo& device, bool scalar,
+                  const NormOptions& options)
+        : _program(program), _device(device), _scalar(scalar), _options(options) {}
 
     std::optional<NormSource> run(std::string& reason) {
         const bool pooling = _program.kind == NormKind::Pooling;
@@ -724,7 +725,8 @@ private:
     // Channels-last training on this GPU alone runs as one cooperative kernel, when the device
     // launches those and a row's vectors fit in one block.
     bool persistentTraining() const {
-        return _program.kind == NormKind::BatchnormTraining && !_program.isSynchronized() &&
+        return _options.trainingKernel != TrainingKernel::ThreeKernels &&
+               _program.kind == NormKind::BatchnormTraining && !_program.isSynchronized() &&
                _program.channelStride == 1 && _device.cooperativeLaunch &&
                _program.channels / batchnormWidth() <= static_cast<int64_t>(kPersistentBlockSize);
     }
@@ -752,9 +754,13 @@ private:
             rowsPerIteration * channels * static_cast<int64_t>(sizeof(float)) + 64 * sizeof(double);
         const int64_t iterationBytes = static_cast<int64_t>(kPersistentBlockSize) * width *
                                        static_cast<int64_t>(elementSize(_program.operand("x")->type));
-        const int64_t kept = std::clamp<int64_t>(
-            (_device.sharedMemoryPerBlockOptin - staticShared - kPersistentSharedReserve) / iterationBytes, 0,
-            iterations);
+        int64_t keptBytes = _device.sharedMemoryPerBlockOptin - staticShared - kPersistentSharedReserve;
+        if (_options.trainingKernel == TrainingKernel::KeepHalf) {
+            keptBytes = std::min<int64_t>(keptBytes, _device.sharedMemoryPerBlockOptin / 2);
+        } else if (_options.trainingKernel == TrainingKernel::KeepNone) {
+            keptBytes = 0;
+        }
+        const int64_t kept = std::clamp<int64_t>(keptBytes / iterationBytes, 0, iterations);
         const std::string xKind = kind(_program.operand("x")->type);
         _out
             << "constexpr int kG = " << groups << ";\nconstexpr int kRB = " << rowsPerIteration
@@ -1327,6 +1333,7 @@ __device__ __forceinline__ void hdnn_grid_barrier(unsigned* counter, unsigned ro
     const NormProgram& _program;
     const DeviceInfo& _device;
     bool _scalar;
+    NormOptions _options;
     std::ostringstream _out;
     NormSource _result;
 };
@@ -1334,8 +1341,8 @@ __device__ __forceinline__ void hdnn_grid_barrier(unsigned* counter, unsigned ro
 }  // namespace
 
 std::optional<NormSource> generateNormSource(const NormProgram& program, const DeviceInfo& device,
-                                             bool scalar, std::string& reason) {
-    return NormGenerator(program, device, scalar).run(reason);
+                                             bool scalar, std::string& reason, const NormOptions& options) {
+    return NormGenerator(program, device, scalar, options).run(reason);
 }
 
 }  // namespace hipdnn_cuda_kernels

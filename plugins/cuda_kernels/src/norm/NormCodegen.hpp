@@ -79,9 +79,24 @@ struct NormSource {
     std::vector<std::string> vectorOperands;
 };
 
+/// How channels-last batch norm training runs (CUDA_NORM_ENGINE's knob cuda_norm.bn_training_kernel).
+/// Keeping x in shared memory saves reading it again, but leaves the L1 cache less room for loads
+/// in flight; which wins depends on the GPU.
+enum class TrainingKernel {
+    KeepAll,       // one cooperative kernel keeping as much of x in shared memory as fits
+    KeepHalf,      // one cooperative kernel keeping x in at most half the shared memory
+    KeepNone,      // one cooperative kernel reading x twice
+    ThreeKernels,  // statistics, finalize and streaming kernels
+};
+
+struct NormOptions {
+    TrainingKernel trainingKernel = TrainingKernel::KeepAll;
+};
+
 /// The source for `device`, or nullopt with `reason` naming what it cannot generate. `scalar`
 /// generates vectors of one element, for pointers that are not aligned to wider ones.
 std::optional<NormSource> generateNormSource(const NormProgram& program, const DeviceInfo& device,
-                                             bool scalar, std::string& reason);
+                                             bool scalar, std::string& reason,
+                                             const NormOptions& options = {});
 
 }  // namespace hipdnn_cuda_kernels

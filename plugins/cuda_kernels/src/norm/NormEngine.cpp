@@ -159,7 +159,7 @@ private:
         const std::lock_guard lock(_scalarMutex);
         if (!_scalar) {
             std::string reason;
-            auto source = generateNormSource(_plan.program, _device, true, reason);
+            auto source = generateNormSource(_plan.program, _device, true, reason, _plan.options);
             if (!source) {
                 throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR,
                                                      std::string(kEngineName) + ": " + reason);
@@ -184,19 +184,43 @@ private:
 }  // namespace
 
 std::optional<NormPlan> planNorm(const hipdnn_flatbuffers_sdk::GraphWrapper& graph, const DeviceInfo& device,
-                                 std::string& reason) {
+                                 std::string& reason, const NormOptions& options) {
     auto program = analyzeNormGraph(graph, reason);
     if (!program) {
         return std::nullopt;
     }
-    auto source = generateNormSource(*program, device, false, reason);
+    auto source = generateNormSource(*program, device, false, reason, options);
     if (!source) {
         return std::nullopt;
     }
-    return NormPlan{std::move(*program), std::move(*source)};
+    return NormPlan{std::move(*program), std::move(*source), options};
 }
 
-NormEngine::NormEngine() : GraphSerializedEngine(hipdnn_data_sdk::utilities::CUDA_NORM_ENGINE_ID) {}
+NormOptions normOptionsFrom(const hipdnn_flatbuffers_sdk::IEngineConfig& config) {
+    NormOptions options;
+    options.trainingKernel = static_cast<TrainingKernel>(config.intKnob(kTrainingKernelKnob).value_or(0));
+    return options;
+}
+
+NormEngine::NormEngine() : GraphConfigSerializedEngine(hipdnn_data_sdk::utilities::CUDA_NORM_ENGINE_ID) {}
+
+// The training kernel is a choice only where the default plan is the cooperative kernel.
+std::vector<hipdnn_flatbuffers_sdk::KnobDescription> NormEngine::knobs(
+    CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
+    std::string reason;
+    const auto plan = planNorm(graph, handle.device(), reason);
+    if (!plan || plan->source.launches.size() != 1 || !plan->source.launches.front().cooperative) {
+        return {};
+    }
+    return {hipdnn_flatbuffers_sdk::KnobDescription::intKnob(
+        std::string(kTrainingKernelKnob),
+        "channels-last batch norm training: 0 one cooperative kernel keeping as much of x in shared "
+        "memory as fits, 1 keeping at most half the shared memory, 2 keeping none (x read twice), "
+        "3 three kernels (statistics, finalize, streaming)",
+        0,
+        hipdnn_flatbuffers_sdk::IntKnobConstraint::range(
+            0, static_cast<int64_t>(TrainingKernel::ThreeKernels)))};
+}
 
 std::optional<double> NormEngine::estimatedSeconds(CudaKernelsHandle& handle,
                                                    const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
@@ -211,17 +235,18 @@ bool NormEngine::isApplicable(CudaKernelsHandle& handle, const hipdnn_flatbuffer
 }
 
 std::size_t NormEngine::workspaceSize(CudaKernelsHandle& handle,
-                                      const hipdnn_flatbuffers_sdk::EngineConfigWrapper& /*config*/,
+                                      const hipdnn_flatbuffers_sdk::EngineConfigWrapper& config,
                                       const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
     std::string reason;
-    const auto plan = planNorm(graph, handle.device(), reason);
+    const auto plan = planNorm(graph, handle.device(), reason, normOptionsFrom(config));
     return plan ? plan->source.workspaceBytes : 0;
 }
 
-std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> NormEngine::contextFor(
-    CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
+std::unique_ptr<hipdnn_plugin_sdk::IExecutionContext> NormEngine::contextForConfig(
+    CudaKernelsHandle& handle, const hipdnn_flatbuffers_sdk::EngineConfigWrapper& config,
+    const hipdnn_flatbuffers_sdk::GraphWrapper& graph) const {
     std::string reason;
-    auto plan = planNorm(graph, handle.device(), reason);
+    auto plan = planNorm(graph, handle.device(), reason, normOptionsFrom(config));
     if (!plan || !communicatorFits(handle, plan->program, reason)) {
         throw hipdnn_plugin_sdk::PluginError(HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE,
                                              std::string(kEngineName) + " cannot run this graph: " + reason);

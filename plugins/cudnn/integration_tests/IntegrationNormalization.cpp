@@ -155,62 +155,68 @@ TEST_P(RowNormTest, RmsNormTraining) {
     expectMatchesReference(builder, ToleranceOp::RmsNorm);
 }
 
+// Norm backward graphs of `rows` rows of `columns` elements whose tensors are numbered from
+// `firstUid`, run against the CPU reference with the saved statistic (inv_rms or inv_variance)
+// positive; `options` adds what else a test needs.
+void expectLayernormBackwardMatchesReference(const std::string& name, fb::DataType type, int64_t firstUid,
+                                             int64_t rows, int64_t columns, RunOptions options = {}) {
+    const int64_t uid = firstUid;
+    GraphBuilder builder(name);
+    builder.addTensor(uid, "dy", type, {rows, columns, 1, 1})
+        .addTensor(uid + 1, "x", type, {rows, columns, 1, 1})
+        .addTensor(uid + 2, "scale", fb::DataType::FLOAT, {1, columns, 1, 1})
+        .addTensor(uid + 3, "mean", fb::DataType::FLOAT, {rows, 1, 1, 1})
+        .addTensor(uid + 4, "inv_variance", fb::DataType::FLOAT, {rows, 1, 1, 1})
+        .addTensor(uid + 5, "dx", type, {rows, columns, 1, 1})
+        .addTensor(uid + 6, "dscale", fb::DataType::FLOAT, {1, columns, 1, 1})
+        .addTensor(uid + 7, "dbias", fb::DataType::FLOAT, {1, columns, 1, 1})
+        .addLayernormBackward("ln_bwd", uid, uid + 1, uid + 2, uid + 3, uid + 4, uid + 5, uid + 6, uid + 7);
+    options.ranges[uid + 4] = {0.5, 2.0};
+    expectMatchesReference(builder, ToleranceOp::Layernorm, options);
+}
+
+void expectRmsNormBackwardMatchesReference(const std::string& name, fb::DataType type, int64_t firstUid,
+                                           int64_t rows, int64_t columns, RunOptions options = {}) {
+    const int64_t uid = firstUid;
+    GraphBuilder builder(name);
+    builder.addTensor(uid, "dy", type, {rows, columns, 1, 1})
+        .addTensor(uid + 1, "x", type, {rows, columns, 1, 1})
+        .addTensor(uid + 2, "scale", fb::DataType::FLOAT, {1, columns, 1, 1})
+        .addTensor(uid + 3, "inv_rms", fb::DataType::FLOAT, {rows, 1, 1, 1})
+        .addTensor(uid + 4, "dx", type, {rows, columns, 1, 1})
+        .addTensor(uid + 5, "dscale", fb::DataType::FLOAT, {1, columns, 1, 1})
+        .addRmsNormBackward("rms_bwd", uid, uid + 1, uid + 2, uid + 3, uid + 4, uid + 5);
+    options.ranges[uid + 3] = {0.5, 2.0};
+    expectMatchesReference(builder, ToleranceOp::RmsNorm, options);
+}
+
 TEST_P(RowNormTest, LayernormBackward) {
     SKIP_IF_NO_DEVICE();
-    const fb::DataType type = GetParam();
-    GraphBuilder builder("layernorm_backward");
-    builder.addTensor(1, "dy", type, {16, 128, 1, 1})
-        .addTensor(2, "x", type, {16, 128, 1, 1})
-        .addTensor(3, "scale", fb::DataType::FLOAT, {1, 128, 1, 1})
-        .addTensor(4, "mean", fb::DataType::FLOAT, {16, 1, 1, 1})
-        .addTensor(5, "inv_variance", fb::DataType::FLOAT, {16, 1, 1, 1})
-        .addTensor(6, "dx", type, {16, 128, 1, 1})
-        .addTensor(7, "dscale", fb::DataType::FLOAT, {1, 128, 1, 1})
-        .addTensor(8, "dbias", fb::DataType::FLOAT, {1, 128, 1, 1})
-        .addLayernormBackward("ln_bwd", 1, 2, 3, 4, 5, 6, 7, 8);
-    RunOptions options;
-    options.ranges[5] = {0.5, 2.0};
-    expectMatchesReference(builder, ToleranceOp::Layernorm, options);
+    expectLayernormBackwardMatchesReference("layernorm_backward", GetParam(), 1, 16, 128);
 }
 
 // The frontend numbers tensors from 0 (dy is uid 0), and cuDNN's norm backward engines reject
 // an operand whose uid is 0 at execute; the plugin gives it another cuDNN uid. 64 rows of 4096:
 // a shape at which both bf16 norm backwards failed that way before.
-RunOptions rowNormBackwardFromUidZeroOptions(int64_t statistic) {
+constexpr int64_t kFromUidZeroRows = 64;
+constexpr int64_t kFromUidZeroColumns = 4096;
+
+RunOptions rowNormBackwardFromUidZeroOptions() {
     RunOptions options;
-    options.ranges[statistic] = {0.5, 2.0};  // inv_rms or inv_variance is positive
-    options.reductionTerms = 4096;           // dx sums over a row, dscale and dbias over 64 rows
+    options.reductionTerms = kFromUidZeroColumns;  // dx sums over a row, dscale and dbias over 64 rows
     return options;
 }
 
 TEST_P(RowNormTest, RmsNormBackwardFromUidZero) {
     SKIP_IF_NO_DEVICE();
-    const fb::DataType type = GetParam();
-    GraphBuilder builder("rmsnorm_backward_uid0");
-    builder.addTensor(0, "dy", type, {64, 4096, 1, 1})
-        .addTensor(1, "x", type, {64, 4096, 1, 1})
-        .addTensor(2, "scale", fb::DataType::FLOAT, {1, 4096, 1, 1})
-        .addTensor(3, "inv_rms", fb::DataType::FLOAT, {64, 1, 1, 1})
-        .addTensor(4, "dx", type, {64, 4096, 1, 1})
-        .addTensor(5, "dscale", fb::DataType::FLOAT, {1, 4096, 1, 1})
-        .addRmsNormBackward("rms_bwd", 0, 1, 2, 3, 4, 5);
-    expectMatchesReference(builder, ToleranceOp::RmsNorm, rowNormBackwardFromUidZeroOptions(3));
+    expectRmsNormBackwardMatchesReference("rmsnorm_backward_uid0", GetParam(), 0, kFromUidZeroRows,
+                                          kFromUidZeroColumns, rowNormBackwardFromUidZeroOptions());
 }
 
 TEST_P(RowNormTest, LayernormBackwardFromUidZero) {
     SKIP_IF_NO_DEVICE();
-    const fb::DataType type = GetParam();
-    GraphBuilder builder("layernorm_backward_uid0");
-    builder.addTensor(0, "dy", type, {64, 4096, 1, 1})
-        .addTensor(1, "x", type, {64, 4096, 1, 1})
-        .addTensor(2, "scale", fb::DataType::FLOAT, {1, 4096, 1, 1})
-        .addTensor(3, "mean", fb::DataType::FLOAT, {64, 1, 1, 1})
-        .addTensor(4, "inv_variance", fb::DataType::FLOAT, {64, 1, 1, 1})
-        .addTensor(5, "dx", type, {64, 4096, 1, 1})
-        .addTensor(6, "dscale", fb::DataType::FLOAT, {1, 4096, 1, 1})
-        .addTensor(7, "dbias", fb::DataType::FLOAT, {1, 4096, 1, 1})
-        .addLayernormBackward("ln_bwd", 0, 1, 2, 3, 4, 5, 6, 7);
-    expectMatchesReference(builder, ToleranceOp::Layernorm, rowNormBackwardFromUidZeroOptions(4));
+    expectLayernormBackwardMatchesReference("layernorm_backward_uid0", GetParam(), 0, kFromUidZeroRows,
+                                            kFromUidZeroColumns, rowNormBackwardFromUidZeroOptions());
 }
 
 INSTANTIATE_TEST_SUITE_P(Smoke, RowNormTest,

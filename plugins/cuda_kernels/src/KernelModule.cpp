@@ -71,35 +71,35 @@ const void* KernelModule::kernel(const std::string& name) const {
     return found->second;
 }
 
-int KernelModule::blocksPerMultiprocessor(const DeviceInfo& device, const void* kernel, unsigned blockSize) {
+int KernelModule::blocksPerMultiprocessor(const DeviceInfo& device, const void* kernel, unsigned blockSize,
+                                          unsigned sharedBytes) {
+    // Dynamic shared memory a block may use without cudaFuncAttributeMaxDynamicSharedMemorySize.
+    constexpr unsigned kDefaultSharedBytes = 48 * 1024;
+    if (sharedBytes > kDefaultSharedBytes) {
+        if (const cudaError_t status = cudaKernelSetAttributeForDevice(
+                reinterpret_cast<cudaKernel_t>(const_cast<void*>(kernel)),
+                cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(sharedBytes), device.ordinal);
+            status != cudaSuccess) {
+            fail("cannot give a kernel " + std::to_string(sharedBytes) +
+                 " bytes of shared memory: " + describeCudaError("cudaKernelSetAttributeForDevice", status));
+        }
+    }
     int blocks = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, static_cast<int>(blockSize), 0) !=
-            cudaSuccess ||
-        blocks <= 0) {
+    const cudaError_t status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks, kernel, static_cast<int>(blockSize), sharedBytes);
+    if (sharedBytes > 0) {
+        if (status != cudaSuccess) {
+            fail("no occupancy for a kernel of " + std::to_string(blockSize) + " threads and " +
+                 std::to_string(sharedBytes) + " bytes of shared memory: " +
+                 describeCudaError("cudaOccupancyMaxActiveBlocksPerMultiprocessor", status));
+        }
+        return blocks;
+    }
+    if (status != cudaSuccess || blocks <= 0) {
         cudaGetLastError();  // clear it: the thread limit is a sound estimate
         blocks = device.maxThreadsPerMultiprocessor / static_cast<int>(blockSize);
     }
     return std::max(1, blocks);
-}
-
-int KernelModule::residentWithSharedMemory(const DeviceInfo& device, const void* kernel, unsigned blockSize,
-                                           unsigned bytes) {
-    if (const cudaError_t status = cudaKernelSetAttributeForDevice(
-            reinterpret_cast<cudaKernel_t>(const_cast<void*>(kernel)),
-            cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes), device.ordinal);
-        status != cudaSuccess) {
-        fail("cannot give a kernel " + std::to_string(bytes) +
-             " bytes of shared memory: " + describeCudaError("cudaKernelSetAttributeForDevice", status));
-    }
-    int blocks = 0;
-    if (const cudaError_t status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &blocks, kernel, static_cast<int>(blockSize), bytes);
-        status != cudaSuccess) {
-        fail("no occupancy for a kernel of " + std::to_string(blockSize) + " threads and " +
-             std::to_string(bytes) + " bytes of shared memory: " +
-             describeCudaError("cudaOccupancyMaxActiveBlocksPerMultiprocessor", status));
-    }
-    return blocks;
 }
 
 void launchKernel(const void* kernel, const LaunchShape& shape, void** arguments, void* stream) {

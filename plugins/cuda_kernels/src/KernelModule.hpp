@@ -40,15 +40,15 @@ public:
     /// The kernel `name` (one of those given to load) as cudaLaunchKernel takes it.
     const void* kernel(const std::string& name) const;
 
-    /// Resident blocks of `blockSize` threads per multiprocessor for `kernel`: the occupancy
+    /// Resident blocks of `blockSize` threads with `sharedBytes` of dynamic shared memory each per
+    /// multiprocessor for `kernel`. Above the 48 KiB a kernel may use by default, first lets
+    /// `kernel` use `sharedBytes` on `device`. Without dynamic shared memory: the occupancy
     /// calculator's answer, else the device's thread limit divided by `blockSize` (at least 1).
-    static int blocksPerMultiprocessor(const DeviceInfo& device, const void* kernel, unsigned blockSize);
-
-    /// Lets `kernel` use `bytes` of dynamic shared memory per block on `device` and returns how many
-    /// blocks of `blockSize` threads are then resident per multiprocessor (0: none fit). Throws
-    /// PluginError(INTERNAL_ERROR) naming the CUDA error when the device refuses the size.
-    static int residentWithSharedMemory(const DeviceInfo& device, const void* kernel, unsigned blockSize,
-                                        unsigned bytes);
+    /// With it: the calculator's answer (0: none fit). Throws PluginError(INTERNAL_ERROR) naming the
+    /// CUDA error when the device refuses the size or, with dynamic shared memory, the calculator
+    /// fails (the thread limit ignores shared memory, so it is no estimate then).
+    static int blocksPerMultiprocessor(const DeviceInfo& device, const void* kernel, unsigned blockSize,
+                                       unsigned sharedBytes = 0);
 
 private:
     KernelModule() = default;

@@ -33,23 +33,18 @@ CompiledNorm compile(const DeviceInfo& device, const NormSource& source) {
     compiled.module = buildKernelModule(kEngineName, device, source.source, source.kernelNames);
     for (const NormLaunch& launch : source.launches) {
         const void* kernel = compiled.module->kernel(launch.kernel);
-        const int64_t resident = static_cast<int64_t>(std::max(1, device.multiprocessorCount)) *
-                                 KernelModule::blocksPerMultiprocessor(device, kernel, launch.blockSize);
+        const int64_t resident =
+            static_cast<int64_t>(std::max(1, device.multiprocessorCount)) *
+            KernelModule::blocksPerMultiprocessor(device, kernel, launch.blockSize, launch.sharedBytes);
         LaunchShape shape{launch.gridSize, launch.blockSize, launch.sharedBytes, launch.cooperative};
-        if (launch.cooperative) {
-            // The grid is one block per multiprocessor; the kernel's barriers need all of it resident.
-            const int64_t blocks =
-                static_cast<int64_t>(std::max(1, device.multiprocessorCount)) *
-                KernelModule::residentWithSharedMemory(device, kernel, launch.blockSize, launch.sharedBytes);
-            if (blocks < launch.gridSize) {
-                throw hipdnn_plugin_sdk::PluginError(
-                    HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR,
-                    std::string(kEngineName) + ": " + launch.kernel + " needs " +
-                        std::to_string(launch.gridSize) + " resident blocks of " +
-                        std::to_string(launch.blockSize) + " threads and " +
-                        std::to_string(launch.sharedBytes) + " bytes of shared memory; the device holds " +
-                        std::to_string(blocks));
-            }
+        // A cooperative grid is one block per multiprocessor; the kernel's barriers need all of it resident.
+        if (launch.cooperative && resident < launch.gridSize) {
+            throw hipdnn_plugin_sdk::PluginError(
+                HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR,
+                std::string(kEngineName) + ": " + launch.kernel + " needs " +
+                    std::to_string(launch.gridSize) + " resident blocks of " +
+                    std::to_string(launch.blockSize) + " threads and " + std::to_string(launch.sharedBytes) +
+                    " bytes of shared memory; the device holds " + std::to_string(resident));
         }
         switch (launch.grid) {
             case NormGrid::Fixed:

@@ -73,9 +73,9 @@ const void* KernelModule::kernel(const std::string& name) const {
 
 int KernelModule::blocksPerMultiprocessor(const DeviceInfo& device, const void* kernel, unsigned blockSize,
                                           unsigned sharedBytes) {
-    // Dynamic shared memory a block may use without cudaFuncAttributeMaxDynamicSharedMemorySize.
-    constexpr unsigned kDefaultSharedBytes = 48 * 1024;
-    if (sharedBytes > kDefaultSharedBytes) {
+    // Static and dynamic shared memory together above 48 KiB need the attribute, so any dynamic
+    // bytes set it: the limit is checked against the sum at launch.
+    if (sharedBytes > 0) {
         if (const cudaError_t status = cudaKernelSetAttributeForDevice(
                 reinterpret_cast<cudaKernel_t>(const_cast<void*>(kernel)),
                 cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(sharedBytes), device.ordinal);

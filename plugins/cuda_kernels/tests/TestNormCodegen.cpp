@@ -541,7 +541,7 @@ TEST(NormCodegen, EveryTrainingKernelCompiles) {
     }
 }
 
-// A small problem keeps all of x; rows past the last block's end are masked.
+// A small problem keeps all of x in registers; rows past the last block's end are masked.
 TEST(NormCodegen, PersistentTrainingKeepsSmallInputsWhole) {
     std::vector<uint8_t> bytes;
     std::string reason;
@@ -551,8 +551,48 @@ TEST(NormCodegen, PersistentTrainingKeepsSmallInputsWhole) {
     ASSERT_TRUE(plan.has_value()) << reason;
     ASSERT_EQ(plan->source.launches.size(), 1U);
     // 105 rows over 132 blocks: one row each, one iteration of 85 rows of 6 vectors.
-    EXPECT_EQ(plan->source.launches[0].sharedBytes, 512U * 16);
-    EXPECT_NE(plan->source.source.find("constexpr int kKept = 1;"), std::string::npos);
+    EXPECT_EQ(plan->source.launches[0].sharedBytes, 0U);
+    EXPECT_NE(plan->source.source.find("constexpr int kHeld = 1;"), std::string::npos);
+    EXPECT_NE(plan->source.source.find("constexpr int kKept = 0;"), std::string::npos);
+}
+
+// Keeping all of x holds its first 12 iterations of 16-byte vectors in registers, then as many as
+// the shared memory holds; the other knob values keep none in registers.
+TEST(NormCodegen, PersistentTrainingHoldsIterationsInRegisters) {
+    using hipdnn_cuda_kernels::TrainingKernel;
+    std::vector<uint8_t> bytes;
+    const auto graph = wrapGraph(
+        batchnormGraph(BatchnormMode::Training, fb::DataType::BFLOAT16, {64, 256, 56, 56}, true), bytes);
+    const std::tuple<TrainingKernel, int, int> expected[] = {{TrainingKernel::KeepAll, 12, 26},
+                                                             {TrainingKernel::KeepHalf, 0, 14},
+                                                             {TrainingKernel::KeepNone, 0, 0}};
+    for (const auto& [kernel, held, kept] : expected) {
+        SCOPED_TRACE(static_cast<int>(kernel));
+        std::string reason;
+        const auto plan = hipdnn_cuda_kernels::planNorm(graph, hopper(), reason, {kernel});
+        ASSERT_TRUE(plan.has_value()) << reason;
+        const std::string& source = plan->source.source;
+        EXPECT_NE(source.find("constexpr int kHeld = " + std::to_string(held) + ";"), std::string::npos);
+        EXPECT_NE(source.find("constexpr int kKept = " + std::to_string(kept) + ";"), std::string::npos);
+        // Kept rows and x's last reads are evict-first, y's stores too.
+        EXPECT_NE(source.find("hdnn_read_vec<2, kW, 1>(x"), std::string::npos);
+        EXPECT_NE(source.find("hdnn_store<2, kW, 1>(y"), std::string::npos);
+    }
+}
+
+// A virtual y is in registers only: an fp32 y between bf16 x and a bf16 epilogue output leaves
+// 16-byte vectors of eight elements.
+TEST(NormCodegen, VirtualFloatYKeepsTheWidestVectorOfMemory) {
+    std::vector<uint8_t> bytes;
+    std::string reason;
+    const auto plan = hipdnn_cuda_kernels::planNorm(
+        wrapGraph(batchnormGraph(BatchnormMode::Training, fb::DataType::BFLOAT16, {64, 256, 56, 56}, true,
+                                 Epilogue::Relu),
+                  bytes),
+        hopper(), reason);
+    ASSERT_TRUE(plan.has_value()) << reason;
+    EXPECT_EQ(plan->source.vectorWidth, 8);
+    EXPECT_NE(plan->source.source.find("constexpr int kHeld = 12;"), std::string::npos);
 }
 
 TEST(NormCodegen, WideRowsUseMoreThreadsPerRow) {
@@ -798,4 +838,5 @@ TEST(NormProgram, PoolingDeclinesWithReasons) {
 }
 
 }  // namespace
+
 }  // namespace cuda_kernels_test

@@ -35,6 +35,10 @@ constexpr unsigned kSynchronizedFinalizeBlock = 128;
 constexpr unsigned kPersistentBlockSize = 512;
 constexpr int kPersistentBatch = 8;
 constexpr int64_t kPersistentSharedReserve = 1024;
+// Iterations of x the persistent kernel holds in registers (four 32-bit registers a vector, of
+// the 128 a thread has at 512 threads per multiprocessor), when its vectors are 16 bytes.
+constexpr int64_t kPersistentHeld = 12;
+constexpr int64_t kPersistentHeldVectorBytes = 16;
 
 std::string floatLiteral(double value) {
     char text[32];
@@ -103,17 +107,21 @@ private:
         return std::max(_program.elementCount, xLimit);
     }
 
-    // The widest element of the tensors read and written per element sets the vector width.
+    // The widest element of the tensors read and written per element sets the vector width; a
+    // virtual y (an epilogue's register operand) is not in memory and does not count.
     int widestVector() const { return _scalar ? 1 : static_cast<int>(16 / widestElement()); }
 
     size_t widestElement() const {
-        size_t widest = std::max(elementSize(_program.operand("x")->type), elementSize(_program.yType));
+        size_t widest = elementSize(_program.operand("x")->type);
+        if (_program.storesY) {
+            widest = std::max(widest, elementSize(_program.yType));
+        }
         if (const NormOperand* dy = _program.operand("dy")) {
             widest = std::max(widest, elementSize(dy->type));
         }
         if (_program.epilogue) {
             for (const MemoryOperand& operand : _program.epilogue->operands) {
-                if (!operand.isSingleElement) {
+                if (!operand.isSingleElement && !operand.inRegister) {
                     widest = std::max(widest, elementSize(operand.type));
                 }
             }
@@ -151,16 +159,20 @@ private:
     }
 
     // Emits the epilogue fragment (when there is one) and returns the statements that deliver
-    // `out[kW]` at element offset `e`: y's store, then the epilogue on y's value.
-    std::string emitDelivery(int width, std::string& reason, bool& ok) {
+    // `out[kW]` at element offset `e`: y's store, then the epilogue on y's value; every store
+    // with `storeHint`.
+    std::string emitDelivery(int width, std::string& reason, bool& ok,
+                             AccessHint storeHint = AccessHint::Normal) {
         std::string delivery;
         if (_program.storesY) {
-            delivery += "hdnn_store<" + kind(_program.yType) + ", kW>(y, e, out); ";
+            delivery += "hdnn_store<" + kind(_program.yType) + ", kW, " +
+                        std::to_string(static_cast<int>(storeHint)) + ">(y, e, out); ";
         }
         if (!_program.epilogue) {
             return delivery;
         }
-        const auto fragment = generatePointwiseFragment(*_program.epilogue, kEpilogueFunction, width, reason);
+        const auto fragment =
+            generatePointwiseFragment(*_program.epilogue, kEpilogueFunction, width, reason, storeHint);
         if (!fragment) {
             ok = false;
             return {};
@@ -733,13 +745,14 @@ private:
 
     // One block per multiprocessor, each over a contiguous range of rows (channels-last: a row is
     // one position's kC channels), the whole grid resident (a cooperative launch). The statistics
-    // pass keeps the block's first iterations of x in shared memory; two grid-wide barriers
-    // separate it from a finalize of a few channels per block and from the apply pass, which
-    // walks the rest of x backwards (the last rows read are still in L2) and then the kept rows.
-    // x is read from DRAM about once where the shared memory holds a third of it, instead of twice.
+    // pass keeps the block's first iterations of x, as stored, in registers and then in shared
+    // memory; two grid-wide barriers separate it from a finalize of a few channels per block and
+    // from the apply pass, which walks the rest of x backwards (the last rows read are still in L2)
+    // and then the kept rows. The kept rows are read with an evict-first hint, as are x's last
+    // reads and y's stores, so that L2 holds the rows read twice.
     bool emitPersistentTraining(int width, std::string& reason) {
         bool ok = true;
-        const std::string delivery = emitDelivery(width, reason, ok);
+        const std::string delivery = emitDelivery(width, reason, ok, AccessHint::Streaming);
         if (!ok) {
             return false;
         }
@@ -752,26 +765,42 @@ private:
         const int64_t iterations = (rowsPerBlock + rowsPerIteration - 1) / rowsPerIteration;
         const int64_t staticShared =
             rowsPerIteration * channels * static_cast<int64_t>(sizeof(float)) + 64 * sizeof(double);
-        const int64_t iterationBytes = static_cast<int64_t>(kPersistentBlockSize) * width *
-                                       static_cast<int64_t>(elementSize(_program.operand("x")->type));
+        const int64_t vectorBytes = width * static_cast<int64_t>(elementSize(_program.operand("x")->type));
+        const int64_t iterationBytes = static_cast<int64_t>(kPersistentBlockSize) * vectorBytes;
+        const bool keepAll = _options.trainingKernel == TrainingKernel::KeepAll;
+        const int64_t held = keepAll && vectorBytes == kPersistentHeldVectorBytes
+                                 ? std::min<int64_t>(kPersistentHeld, iterations)
+                                 : 0;
         int64_t keptBytes = _device.sharedMemoryPerBlockOptin - staticShared - kPersistentSharedReserve;
         if (_options.trainingKernel == TrainingKernel::KeepHalf) {
             keptBytes = std::min<int64_t>(keptBytes, _device.sharedMemoryPerBlockOptin / 2);
         } else if (_options.trainingKernel == TrainingKernel::KeepNone) {
             keptBytes = 0;
         }
-        const int64_t kept = std::clamp<int64_t>(keptBytes / iterationBytes, 0, iterations);
+        const int64_t kept = std::clamp<int64_t>(keptBytes / iterationBytes, 0, iterations - held);
         const std::string xKind = kind(_program.operand("x")->type);
-        _out
-            << "constexpr int kG = " << groups << ";\nconstexpr int kRB = " << rowsPerIteration
-            << ";\nconstexpr hdnn_index kRows = " << rows
-            << ";\nconstexpr hdnn_index kRowsPerBlock = " << rowsPerBlock
-            << ";\nconstexpr int kIterations = " << iterations << ";\nconstexpr int kKept = " << kept
-            << ";\nconstexpr unsigned kBlocks = " << blocks
-            << ";\nconstexpr int kBatch = " << kPersistentBatch
-            << ";\nconstexpr int kBlock = " << kPersistentBlockSize
-            << ";\nconstexpr hdnn_index kPartials = 2 * kC;\n"
-            << R"(// Every block arrives, then waits for all kBlocks * round arrivals; the counter starts at 0.
+        // One vector of x as stored, `source`, into the sums or through the apply formula.
+        const auto accumulated = [&](const std::string& source) {
+            return "{ float f[kW]; hdnn_unpack(" + source +
+                   ", f);\n#pragma unroll\n for (int l = 0; l < kW; ++l) " +
+                   accumulate("f[l]", "", "ref[l]", "s[l]", "q[l]") + " }";
+        };
+        const auto applied = [&](const std::string& source) {
+            return "{ const hdnn_index e = row * kC + group * kW; float v[1][kW]; hdnn_unpack(" + source +
+                   ", v[0]); const int u = 0; float out[kW];\n#pragma unroll\n for (int l = 0; l < kW; ++l) "
+                   "{ out[l] = " +
+                   applyFormula("l") + "; }\n " + delivery + " }";
+        };
+        _out << "constexpr int kG = " << groups << ";\nconstexpr int kRB = " << rowsPerIteration
+             << ";\nconstexpr hdnn_index kRows = " << rows
+             << ";\nconstexpr hdnn_index kRowsPerBlock = " << rowsPerBlock
+             << ";\nconstexpr int kIterations = " << iterations << ";\nconstexpr int kHeld = " << held
+             << ";\nconstexpr int kKept = " << kept << ";\nconstexpr unsigned kBlocks = " << blocks
+             << ";\nconstexpr int kBatch = " << kPersistentBatch
+             << ";\nconstexpr int kBlock = " << kPersistentBlockSize
+             << ";\nconstexpr hdnn_index kPartials = 2 * kC;\ntypedef hdnn_vec<" << xKind
+             << R"(, kW> hdnn_xvec;
+// Every block arrives, then waits for all kBlocks * round arrivals; the counter starts at 0.
 __device__ __forceinline__ void hdnn_grid_barrier(unsigned* counter, unsigned round) {
     __syncthreads();
     if (threadIdx.x == 0) {
@@ -783,12 +812,12 @@ __device__ __forceinline__ void hdnn_grid_barrier(unsigned* counter, unsigned ro
     __syncthreads();
 }
 )"
-            << "extern \"C\" __global__ void __launch_bounds__(kBlock, 1) " << kBatchnormPersistentKernel
-            << "(" << parameters() << R"() {
+             << "extern \"C\" __global__ void __launch_bounds__(kBlock, 1) " << kBatchnormPersistentKernel
+             << "(" << parameters() << R"() {
     extern __shared__ __align__(16) unsigned char hdnn_dynamic[];
     typename hdnn_storage<)"
-            << xKind << R"(>::type* const hdnn_kept = (typename hdnn_storage<)" << xKind
-            << R"(>::type*)hdnn_dynamic;
+             << xKind << R"(>::type* const hdnn_kept = (typename hdnn_storage<)" << xKind
+             << R"(>::type*)hdnn_dynamic;
     __shared__ float hdnn_rows[kRB * kC];
     __shared__ double hdnn_warps[64];
     unsigned* const hdnn_counter = (unsigned*)(hdnn_ws + kPartials + 2 * (hdnn_index)kBlocks * kC);
@@ -800,23 +829,46 @@ __device__ __forceinline__ void hdnn_grid_barrier(unsigned* counter, unsigned ro
     float s[kW], q[kW], ref[kW];
 #pragma unroll
     for (int l = 0; l < kW; ++l) { s[l] = 0.0f; q[l] = 0.0f; ref[l] = )"
-            << reference("group * kW + l") << R"(; }
+             << reference("group * kW + l") << R"(; }
+    hdnn_xvec hdnn_held[kHeld > 0 ? kHeld : 1];
     if (active) {
-        for (int i0 = 0; i0 < kIterations; i0 += kBatch) {
-            float v[kBatch][kW];
+        // Iterations held in registers: indices known at compile time.
+#pragma unroll
+        for (int i = 0; i < kHeld; ++i) {
+            const hdnn_index row = first + (hdnn_index)i * kRB + r;
+            if (row < end) { hdnn_read_vec<)"
+             << xKind << R"(, kW, 1>(x, row * kC + group * kW, hdnn_held[i]); }
+        }
+#pragma unroll
+        for (int i = 0; i < kHeld; ++i) {
+            const hdnn_index row = first + (hdnn_index)i * kRB + r;
+            if (row < end) )"
+             << accumulated("hdnn_held[i]") << R"(
+        }
+        for (int i0 = kHeld; i0 < kIterations; i0 += kBatch) {
+            hdnn_xvec raw[kBatch];
 #pragma unroll
             for (int u = 0; u < kBatch; ++u) {
-                const hdnn_index row = first + (hdnn_index)(i0 + u) * kRB + r;
-                )"
-            << loadOrNeutral("row * kC + group * kW", "ref[l]", "i0 + u < kIterations && row < end") << R"(
+                const int i = i0 + u;
+                const hdnn_index row = first + (hdnn_index)i * kRB + r;
+                if (i >= kIterations || row >= end) { continue; }
+                if (i < kHeld + kKept) {
+                    hdnn_read_vec<)"
+             << xKind << R"(, kW, 1>(x, row * kC + group * kW, raw[u]);
+                } else {
+                    hdnn_read_vec<)"
+             << xKind << R"(, kW>(x, row * kC + group * kW, raw[u]);
+                }
             }
 #pragma unroll
             for (int u = 0; u < kBatch; ++u) {
-                if (i0 + u < kKept) { hdnn_store<)"
-            << xKind << R"(, kW>(hdnn_kept, ((i0 + u) * kBlock + threadIdx.x) * kW, v[u]); }
-#pragma unroll
-                for (int l = 0; l < kW; ++l) )"
-            << accumulate("v[u][l]", "", "ref[l]", "s[l]", "q[l]") << R"(
+                const int i = i0 + u;
+                const hdnn_index row = first + (hdnn_index)i * kRB + r;
+                if (i >= kIterations || row >= end) { continue; }
+                if (i < kHeld + kKept) { hdnn_write_vec<)"
+             << xKind << R"(, kW>(hdnn_kept, ((i - kHeld) * kBlock + threadIdx.x) * kW, raw[u]); }
+                )"
+             << accumulated("raw[u]") << R"(
             }
         }
     }
@@ -852,7 +904,7 @@ __device__ __forceinline__ void hdnn_grid_barrier(unsigned* counter, unsigned ro
             q = 0.0;
             for (int w = 0; w < kBlock / 32; ++w) { s += hdnn_warps[w]; q += hdnn_warps[32 + w]; }
             const double n = )"
-            << rows << ".0;\n";
+             << rows << ".0;\n";
         emitFinalizeFromSums(reference("c"), bessel(rows));
         _out << R"(        }
         __syncthreads();
@@ -869,42 +921,37 @@ __device__ __forceinline__ void hdnn_grid_barrier(unsigned* counter, unsigned ro
         hdnn_shift[l] = )"
              << perChannel("bias", "0.0f") << R"(;
     }
-    // The rows not kept, last first, then the kept ones.
-    for (int i0 = kIterations - 1; i0 >= kKept; i0 -= kBatch) {
-        float v[kBatch][kW];
+    // The rows not kept, last first; then those in shared memory and those in registers.
+    for (int i0 = kIterations - 1; i0 >= kHeld + kKept; i0 -= kBatch) {
+        hdnn_xvec raw[kBatch];
 #pragma unroll
         for (int u = 0; u < kBatch; ++u) {
             const hdnn_index row = first + (hdnn_index)(i0 - u) * kRB + r;
-            if (i0 - u >= kKept && row < end) { hdnn_load<)"
-             << xKind << R"(, kW>(x, row * kC + group * kW, v[u]); }
+            if (i0 - u >= kHeld + kKept && row < end) { hdnn_read_vec<)"
+             << xKind << R"(, kW, 1>(x, row * kC + group * kW, raw[u]); }
         }
 #pragma unroll
         for (int u = 0; u < kBatch; ++u) {
             const hdnn_index row = first + (hdnn_index)(i0 - u) * kRB + r;
-            if (i0 - u < kKept || row >= end) { continue; }
-            const hdnn_index e = row * kC + group * kW;
-            float out[kW];
-#pragma unroll
-            for (int l = 0; l < kW; ++l) { out[l] = )"
-             << applyFormula("l") << R"(; }
+            if (i0 - u < kHeld + kKept || row >= end) { continue; }
             )"
-             << delivery << R"(
+             << applied("raw[u]") << R"(
         }
     }
-    for (int i = 0; i < kKept; ++i) {
+    for (int i = kHeld; i < kHeld + kKept; ++i) {
         const hdnn_index row = first + (hdnn_index)i * kRB + r;
         if (row >= end) { break; }
-        float v[1][kW];
-        hdnn_load<)"
-             << xKind << R"(, kW>(hdnn_kept, (i * kBlock + threadIdx.x) * kW, v[0]);
-        const int u = 0;
-        const hdnn_index e = row * kC + group * kW;
-        float out[kW];
-#pragma unroll
-        for (int l = 0; l < kW; ++l) { out[l] = )"
-             << applyFormula("l") << R"(; }
-        )" << delivery
+        hdnn_xvec raw;
+        hdnn_read_vec<)"
+             << xKind << R"(, kW>(hdnn_kept, ((i - kHeld) * kBlock + threadIdx.x) * kW, raw);
+        )" << applied("raw")
              << R"(
+    }
+#pragma unroll
+    for (int i = 0; i < kHeld; ++i) {
+        const hdnn_index row = first + (hdnn_index)i * kRB + r;
+        if (row < end) )"
+             << applied("hdnn_held[i]") << R"(
     }
 }
 )";

@@ -45,45 +45,79 @@ template <int K> __forceinline__ float hdnn_to_float(typename hdnn_storage<K>::t
 template <int K> __forceinline__ typename hdnn_storage<K>::type hdnn_from_float(float v) {
     if constexpr (K == 0) { return v; } else if constexpr (K == 1) { return hdnn_f2h(v); } else { return hdnn_f2b(v); }
 }
-template <int K, int W, class I> __forceinline__ void hdnn_load(const typename hdnn_storage<K>::type* p, I e, float (&o)[W]) {
+// The W elements of kind K as stored, as the widest words their size allows (the word arrays
+// have at least one element, so small vectors use t alone).
+template <int K, int W> union hdnn_vec {
     typedef typename hdnn_storage<K>::type T;
-    constexpr int bytes = W * (int)sizeof(T);
-    if constexpr (bytes % 16 == 0) {
-        union { hdnn_w4 w[bytes / 16]; T t[W]; } u;
-#pragma unroll
-        for (int k = 0; k < bytes / 16; ++k) { u.w[k] = reinterpret_cast<const hdnn_w4*>(p + e)[k]; }
-#pragma unroll
-        for (int lane = 0; lane < W; ++lane) { o[lane] = hdnn_to_float<K>(u.t[lane]); }
-    } else if constexpr (bytes % 8 == 0) {
-        union { hdnn_w2 w[bytes / 8]; T t[W]; } u;
-#pragma unroll
-        for (int k = 0; k < bytes / 8; ++k) { u.w[k] = reinterpret_cast<const hdnn_w2*>(p + e)[k]; }
-#pragma unroll
-        for (int lane = 0; lane < W; ++lane) { o[lane] = hdnn_to_float<K>(u.t[lane]); }
+    static constexpr int kBytes = W * (int)sizeof(T);
+    T t[W];
+    hdnn_w4 w4[kBytes / 16 > 0 ? kBytes / 16 : 1];
+    hdnn_w2 w2[kBytes / 8 > 0 ? kBytes / 8 : 1];
+};
+// Global word accesses with cache hint H: 0 normal, 1 streaming (evict first: data this kernel
+// touches once, so that it does not push out of L2 what is read again).
+template <int H, class V> __forceinline__ V hdnn_read_word(const V* p) {
+    if constexpr (H == 0) {
+        return *p;
+    } else if constexpr (sizeof(V) == 16) {
+        V v;
+        asm("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+        return v;
     } else {
-#pragma unroll
-        for (int lane = 0; lane < W; ++lane) { o[lane] = hdnn_to_float<K>(p[e + lane]); }
+        V v;
+        asm("ld.global.cs.v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "l"(p));
+        return v;
     }
 }
-template <int K, int W, class I> __forceinline__ void hdnn_store(typename hdnn_storage<K>::type* p, I e, const float (&v)[W]) {
-    typedef typename hdnn_storage<K>::type T;
-    constexpr int bytes = W * (int)sizeof(T);
-    if constexpr (bytes % 16 == 0) {
-        union { hdnn_w4 w[bytes / 16]; T t[W]; } u;
+template <int H, class V> __forceinline__ void hdnn_write_word(V* p, const V& v) {
+    if constexpr (H == 0) {
+        *p = v;
+    } else if constexpr (sizeof(V) == 16) {
+        asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" :: "l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
+    } else {
+        asm volatile("st.global.cs.v2.u32 [%0], {%1, %2};" :: "l"(p), "r"(v.x), "r"(v.y) : "memory");
+    }
+}
+template <int K, int W, int H = 0, class I> __forceinline__ void hdnn_read_vec(const typename hdnn_storage<K>::type* p, I e, hdnn_vec<K, W>& v) {
+    typedef hdnn_vec<K, W> V;
+    if constexpr (V::kBytes % 16 == 0) {
 #pragma unroll
-        for (int lane = 0; lane < W; ++lane) { u.t[lane] = hdnn_from_float<K>(v[lane]); }
+        for (int k = 0; k < V::kBytes / 16; ++k) { v.w4[k] = hdnn_read_word<H>(reinterpret_cast<const hdnn_w4*>(p + e) + k); }
+    } else if constexpr (V::kBytes % 8 == 0) {
 #pragma unroll
-        for (int k = 0; k < bytes / 16; ++k) { reinterpret_cast<hdnn_w4*>(p + e)[k] = u.w[k]; }
-    } else if constexpr (bytes % 8 == 0) {
-        union { hdnn_w2 w[bytes / 8]; T t[W]; } u;
-#pragma unroll
-        for (int lane = 0; lane < W; ++lane) { u.t[lane] = hdnn_from_float<K>(v[lane]); }
-#pragma unroll
-        for (int k = 0; k < bytes / 8; ++k) { reinterpret_cast<hdnn_w2*>(p + e)[k] = u.w[k]; }
+        for (int k = 0; k < V::kBytes / 8; ++k) { v.w2[k] = hdnn_read_word<H>(reinterpret_cast<const hdnn_w2*>(p + e) + k); }
     } else {
 #pragma unroll
-        for (int lane = 0; lane < W; ++lane) { p[e + lane] = hdnn_from_float<K>(v[lane]); }
+        for (int lane = 0; lane < W; ++lane) { v.t[lane] = p[e + lane]; }
     }
+}
+template <int K, int W, int H = 0, class I> __forceinline__ void hdnn_write_vec(typename hdnn_storage<K>::type* p, I e, const hdnn_vec<K, W>& v) {
+    typedef hdnn_vec<K, W> V;
+    if constexpr (V::kBytes % 16 == 0) {
+#pragma unroll
+        for (int k = 0; k < V::kBytes / 16; ++k) { hdnn_write_word<H>(reinterpret_cast<hdnn_w4*>(p + e) + k, v.w4[k]); }
+    } else if constexpr (V::kBytes % 8 == 0) {
+#pragma unroll
+        for (int k = 0; k < V::kBytes / 8; ++k) { hdnn_write_word<H>(reinterpret_cast<hdnn_w2*>(p + e) + k, v.w2[k]); }
+    } else {
+#pragma unroll
+        for (int lane = 0; lane < W; ++lane) { p[e + lane] = v.t[lane]; }
+    }
+}
+template <int K, int W> __forceinline__ void hdnn_unpack(const hdnn_vec<K, W>& v, float (&o)[W]) {
+#pragma unroll
+    for (int lane = 0; lane < W; ++lane) { o[lane] = hdnn_to_float<K>(v.t[lane]); }
+}
+template <int K, int W, int H = 0, class I> __forceinline__ void hdnn_load(const typename hdnn_storage<K>::type* p, I e, float (&o)[W]) {
+    hdnn_vec<K, W> v;
+    hdnn_read_vec<K, W, H>(p, e, v);
+    hdnn_unpack(v, o);
+}
+template <int K, int W, int H = 0, class I> __forceinline__ void hdnn_store(typename hdnn_storage<K>::type* p, I e, const float (&o)[W]) {
+    hdnn_vec<K, W> v;
+#pragma unroll
+    for (int lane = 0; lane < W; ++lane) { v.t[lane] = hdnn_from_float<K>(o[lane]); }
+    hdnn_write_vec<K, W, H>(p, e, v);
 }
 )";
 
@@ -313,7 +347,8 @@ public:
         return result;
     }
 
-    std::optional<std::string> fragment(const std::string& name, int width, std::string& reason) {
+    std::optional<std::string> fragment(const std::string& name, int width, AccessHint storeHint,
+                                        std::string& reason) {
         if (!prepareStatements(reason)) {
             return std::nullopt;
         }
@@ -360,8 +395,8 @@ public:
         for (size_t k = 0; k < _program.operands.size(); ++k) {
             const MemoryOperand& operand = _program.operands[k];
             if (operand.isOutput && inMemory(operand)) {
-                out << "    hdnn_store<" << elementKind(operand.type) << ", " << width << ">(p" << k
-                    << ", e, e" << k << ");\n";
+                out << "    hdnn_store<" << elementKind(operand.type) << ", " << width << ", "
+                    << static_cast<int>(storeHint) << ">(p" << k << ", e, e" << k << ");\n";
             }
         }
         out << "}\n";
@@ -691,8 +726,8 @@ int elementKind(ElementType type) {
 }
 
 std::optional<std::string> generatePointwiseFragment(const PointwiseProgram& program, const std::string& name,
-                                                     int width, std::string& reason) {
-    return Generator(program, 0).fragment(name, width, reason);
+                                                     int width, std::string& reason, AccessHint storeHint) {
+    return Generator(program, 0).fragment(name, width, storeHint, reason);
 }
 
 }  // namespace hipdnn_cuda_kernels

@@ -83,7 +83,7 @@ struct NormSource {
 /// Keeping x in shared memory saves reading it again, but leaves the L1 cache less room for loads
 /// in flight; which wins depends on the GPU.
 enum class TrainingKernel {
-    KeepAll,       // one cooperative kernel keeping as much of x in shared memory as fits
+    KeepAll,       // one cooperative kernel keeping as much of x in registers and shared memory as fits
     KeepHalf,      // one cooperative kernel keeping x in at most half the shared memory
     KeepNone,      // one cooperative kernel reading x twice
     ThreeKernels,  // statistics, finalize and streaming kernels

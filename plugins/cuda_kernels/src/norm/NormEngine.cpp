@@ -209,8 +209,9 @@ std::vector<hipdnn_flatbuffers_sdk::KnobDescription> NormEngine::knobs(
     }
     return {hipdnn_flatbuffers_sdk::KnobDescription::intKnob(
         std::string(kTrainingKernelKnob),
-        "channels-last batch norm training: 0 one cooperative kernel keeping as much of x in shared "
-        "memory as fits, 1 keeping at most half the shared memory, 2 keeping none (x read twice), "
+        "channels-last batch norm training: 0 one cooperative kernel keeping as much of x in registers "
+        "and shared memory as fits, 1 keeping at most half the shared memory, 2 keeping none (x read "
+        "twice), "
         "3 three kernels (statistics, finalize, streaming)",
         0,
         hipdnn_flatbuffers_sdk::IntKnobConstraint::range(

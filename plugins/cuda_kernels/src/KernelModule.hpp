@@ -41,8 +41,9 @@ public:
     const void* kernel(const std::string& name) const;
 
     /// Resident blocks of `blockSize` threads with `sharedBytes` of dynamic shared memory each per
-    /// multiprocessor for `kernel`. Above the 48 KiB a kernel may use by default, first lets
-    /// `kernel` use `sharedBytes` on `device`. Without dynamic shared memory: the occupancy
+    /// multiprocessor for `kernel`. With dynamic shared memory, first lets `kernel` use
+    /// `sharedBytes` on `device` (static and dynamic together may pass the 48 KiB a kernel may use
+    /// by default). Without dynamic shared memory: the occupancy
     /// calculator's answer, else the device's thread limit divided by `blockSize` (at least 1).
     /// With it: the calculator's answer (0: none fit). Throws PluginError(INTERNAL_ERROR) naming the
     /// CUDA error when the device refuses the size or, with dynamic shared memory, the calculator
